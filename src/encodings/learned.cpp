@@ -1,0 +1,59 @@
+// Learned absolute position tables (BERT, GPT-2, ViT): out[t, :] = table[id(t), :]. An id outside
+// [0, rows) is an error, as in torch's embedding lookup; nothing is clamped or wrapped.
+#include "posenc/learned.hpp"
+
+#include <cstring>
+
+#include "encodings/checks.hpp"
+#include "kernels/kernels.hpp"
+
+namespace posenc {
+
+Status validate(const PositionTable& table) {
+  POSENC_RETURN_IF_ERROR(detail::check_size("table rows", table.rows));
+  POSENC_RETURN_IF_ERROR(detail::check_size("dim", table.dim));
+  if (table.data == nullptr) return detail::invalid("table must not be empty");
+  std::size_t total = 0;
+  return detail::checked_product({table.rows, table.dim}, "table", &total);
+}
+
+Status check_position_ids(const PositionTable& table, const Positions& positions, std::size_t batch,
+                          std::size_t seq) {
+  return detail::check_row_ids(table.rows, positions, batch, seq);
+}
+
+Status table_lookup(const PositionTable& table, const Positions& positions, std::size_t count, float* out) {
+  POSENC_RETURN_IF_ERROR(validate(table));
+  POSENC_RETURN_IF_ERROR(detail::check_size("length", count));
+  if (positions.per_batch) return detail::invalid("positionIds must be one list for a lookup, not one per batch row");
+  POSENC_RETURN_IF_ERROR(check_position_ids(table, positions, 1, count));
+  for (std::size_t t = 0; t < count; ++t) {
+    const auto row = static_cast<std::size_t>(positions.at(0, t, count));
+    std::memcpy(out + t * table.dim, table.data + row * table.dim, table.dim * sizeof(float));
+  }
+  return {};
+}
+
+Status table_add(const PositionTable& table, const Positions& positions, std::size_t batch, std::size_t seq,
+                 float* x) {
+  POSENC_RETURN_IF_ERROR(validate(table));
+  POSENC_RETURN_IF_ERROR(detail::check_size("batch", batch));
+  POSENC_RETURN_IF_ERROR(detail::check_size("seq", seq));
+  std::size_t total = 0;
+  POSENC_RETURN_IF_ERROR(detail::checked_product({batch, seq, table.dim}, "x", &total));
+  POSENC_RETURN_IF_ERROR(check_position_ids(table, positions, batch, seq));
+  for (std::size_t b = 0; b < batch; ++b) {
+    if (positions.is_range()) {  // consecutive rows: one contiguous add per batch row
+      const auto first = static_cast<std::size_t>(positions.offset);
+      kernels::add(x + b * seq * table.dim, table.data + first * table.dim, seq * table.dim);
+      continue;
+    }
+    for (std::size_t s = 0; s < seq; ++s) {
+      const auto row = static_cast<std::size_t>(positions.at(b, s, seq));
+      kernels::add(x + (b * seq + s) * table.dim, table.data + row * table.dim, table.dim);
+    }
+  }
+  return {};
+}
+
+}  // namespace posenc

@@ -1,0 +1,77 @@
+// RoPE driver: shape checks and the loops over batch, heads and tokens around the row kernels.
+#include "encodings/rope_driver.hpp"
+
+#include "encodings/checks.hpp"
+#include "kernels/kernels.hpp"
+
+namespace posenc::detail {
+namespace {
+
+Status check_heads(const char* name, const float* data, std::size_t heads, const RopeTensors& t) {
+  if (data == nullptr) return invalid(std::string(name) + " must be given");
+  POSENC_RETURN_IF_ERROR(check_size((std::string(name) + " heads").c_str(), heads));
+  std::size_t total = 0;
+  return checked_product({t.batch, t.seq, heads, t.head_dim}, name, &total);
+}
+
+void rotate_tensor(float* data, std::size_t heads, const RopeTensors& t, Pairing pairing, std::size_t pairs,
+                   std::size_t b, std::size_t s0, std::size_t count, const float* const* cos_rows,
+                   const float* const* sin_rows) {
+  const std::size_t d = t.head_dim;
+  auto rotate = [&](float* row, std::size_t j) {
+    if (pairing == Pairing::half) {
+      kernels::rotate_half(row, cos_rows[j], sin_rows[j], pairs);
+    } else {
+      kernels::rotate_interleaved(row, cos_rows[j], sin_rows[j], pairs);
+    }
+  };
+  if (t.layout == HeadLayout::bshd) {  // token-major: the heads of one token are adjacent
+    for (std::size_t j = 0; j < count; ++j) {
+      float* token = data + ((b * t.seq + s0 + j) * heads) * d;
+      for (std::size_t h = 0; h < heads; ++h) rotate(token + h * d, j);
+    }
+  } else {  // head-major: the tokens of one head are adjacent
+    for (std::size_t h = 0; h < heads; ++h) {
+      float* head = data + ((b * heads + h) * t.seq + s0) * d;
+      for (std::size_t j = 0; j < count; ++j) rotate(head + j * d, j);
+    }
+  }
+}
+
+}  // namespace
+
+Status check_rope_tensors(const RopeTensors& t, Pairing pairing, int rotary_dim) {
+  if (pairing != Pairing::half && pairing != Pairing::interleaved) {
+    return invalid("pairing must be 'half' or 'interleaved'");
+  }
+  if (t.layout != HeadLayout::bshd && t.layout != HeadLayout::bhsd) return invalid("layout must be 'bshd' or 'bhsd'");
+  POSENC_RETURN_IF_ERROR(check_size("batch", t.batch));
+  POSENC_RETURN_IF_ERROR(check_size("seq", t.seq));
+  POSENC_RETURN_IF_ERROR(check_size("headDim", t.head_dim));
+  if (rotary_dim < 2 || rotary_dim % 2 != 0 || static_cast<std::size_t>(rotary_dim) > t.head_dim) {
+    return error(rotary_dim > 0 && static_cast<std::size_t>(rotary_dim) > t.head_dim ? StatusCode::out_of_range
+                                                                                     : StatusCode::invalid_argument,
+                 "rotaryDim must be an even integer from 2 to headDim (" + std::to_string(t.head_dim) + "), got " +
+                     std::to_string(rotary_dim));
+  }
+  POSENC_RETURN_IF_ERROR(check_heads("q", t.q, t.q_heads, t));
+  if (t.k != nullptr) POSENC_RETURN_IF_ERROR(check_heads("k", t.k, t.k_heads, t));
+  return {};
+}
+
+void rotate_tokens(const RopeTensors& t, Pairing pairing, std::size_t pairs, std::size_t b, std::size_t s0,
+                   std::size_t count, const float* const* cos_rows, const float* const* sin_rows) {
+  rotate_tensor(t.q, t.q_heads, t, pairing, pairs, b, s0, count, cos_rows, sin_rows);
+  if (t.k != nullptr) rotate_tensor(t.k, t.k_heads, t, pairing, pairs, b, s0, count, cos_rows, sin_rows);
+}
+
+void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2) {
+  for (std::size_t i = 0; i < pairs; ++i) {
+    cos2[2 * i] = cos[i];
+    cos2[2 * i + 1] = cos[i];
+    sin2[2 * i] = -sin[i];
+    sin2[2 * i + 1] = sin[i];
+  }
+}
+
+}  // namespace posenc::detail

@@ -1,0 +1,25 @@
+// The RoPE driver: validates q/k shapes once, then hands rows of tokens to the rotation kernels.
+#pragma once
+
+#include <cstddef>
+
+#include "posenc/rope.hpp"
+
+namespace posenc::detail {
+
+/// Tokens processed together: their cos/sin rows are computed once and used by every head.
+constexpr std::size_t kRopeChunkTokens = 64;
+
+/// Checks the pairing, rotaryDim (even, 2..headDim) and the shapes of q and k.
+Status check_rope_tensors(const RopeTensors& t, Pairing pairing, int rotary_dim);
+
+/// Rotates tokens s0..s0+count-1 of batch row b, every head of q and of k. Row j of cos_rows/sin_rows
+/// serves token s0 + j: `pairs` values for half pairing, 2*pairs expanded values for interleaved
+/// (see expand_interleaved).
+void rotate_tokens(const RopeTensors& t, Pairing pairing, std::size_t pairs, std::size_t b, std::size_t s0,
+                   std::size_t count, const float* const* cos_rows, const float* const* sin_rows);
+
+/// [c0 c1 ...], [s0 s1 ...] -> cos2 = [c0 c0 c1 c1 ...], sin2 = [-s0 s0 -s1 s1 ...].
+void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2);
+
+}  // namespace posenc::detail

@@ -1,0 +1,133 @@
+// Sinusoidal absolute encoding (Vaswani et al. 2017, sec. 3.5): PE[p, 2i] = sin(p w_i),
+// PE[p, 2i+1] = cos(p w_i), w_i = base^(-2i/d). Column j uses exponent 2 floor(j/2) / d, which also
+// defines odd widths (the last column is a sine; HF XLM's create_sinusoidal_embeddings agrees).
+#include "posenc/sinusoidal.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "encodings/angle_rows.hpp"
+#include "encodings/checks.hpp"
+#include "kernels/kernels.hpp"
+
+namespace posenc {
+namespace {
+
+/// Where the sine and cosine of pair i live in a row, for each layout.
+struct ColumnPlan {
+  std::size_t full_pairs;    // pairs with both a sine and a cosine column
+  bool extra_sine;           // odd dim: one more sine column (pair full_pairs)
+  std::size_t sin_offset, cos_offset, elem_stride, extra_sine_column;
+};
+
+ColumnPlan plan_columns(const SinusoidalParams& p) {
+  const std::size_t d = static_cast<std::size_t>(p.dim);
+  ColumnPlan plan{};
+  plan.full_pairs = d / 2;
+  plan.extra_sine = (d % 2) == 1;
+  if (p.layout == SinusoidLayout::interleaved) {
+    plan.sin_offset = 0;
+    plan.cos_offset = 1;
+    plan.elem_stride = 2;
+    plan.extra_sine_column = d - 1;
+  } else {
+    plan.sin_offset = 0;
+    plan.cos_offset = (d + 1) / 2;
+    plan.elem_stride = 1;
+    plan.extra_sine_column = d / 2;
+  }
+  return plan;
+}
+
+/// Writes `count` rows (row_stride floats apart) for the given positions.
+void write_rows(const SinusoidalParams& p, const std::vector<double>& freq, const Positions& positions,
+                std::size_t first_token, std::size_t count, float* out, std::size_t row_stride) {
+  const ColumnPlan plan = plan_columns(p);
+  auto run = [&](const double* w, std::size_t n, detail::AngleSink sink) {
+    if (positions.is_range()) {
+      detail::angle_rows_range(w, n, positions.offset + static_cast<double>(first_token), count, sink);
+    } else {
+      detail::angle_rows_list(w, n, positions.ids + first_token, count, sink);
+    }
+  };
+  if (plan.full_pairs > 0) {
+    run(freq.data(), plan.full_pairs,
+        detail::AngleSink{out + plan.sin_offset, out + plan.cos_offset, row_stride, plan.elem_stride, 1.0});
+  }
+  if (plan.extra_sine) {
+    run(freq.data() + plan.full_pairs, 1,
+        detail::AngleSink{out + plan.extra_sine_column, nullptr, row_stride, 1, 1.0});
+  }
+}
+
+Status frequencies(const SinusoidalParams& p, std::vector<double>* freq) {
+  const int pairs = (p.dim + 1) / 2;
+  POSENC_RETURN_IF_ERROR(detail::allocate(*freq, static_cast<std::size_t>(pairs)));
+  for (int i = 0; i < pairs; ++i) (*freq)[static_cast<std::size_t>(i)] = sinusoid_frequency(p, i);
+  return {};
+}
+
+}  // namespace
+
+Status validate(const SinusoidalParams& p) {
+  if (p.dim < 1) return detail::invalid("dim must be an integer >= 1, got " + std::to_string(p.dim));
+  POSENC_RETURN_IF_ERROR(detail::check_positive("base", p.base));
+  if (p.layout != SinusoidLayout::interleaved && p.layout != SinusoidLayout::half) {
+    return detail::invalid("layout must be 'interleaved' or 'half'");
+  }
+  return {};
+}
+
+double sinusoid_frequency(const SinusoidalParams& p, int pair) {
+  return std::pow(p.base, -2.0 * static_cast<double>(pair) / static_cast<double>(p.dim));
+}
+
+Status sinusoidal_table(const SinusoidalParams& p, const Positions& positions, std::size_t count, float* out) {
+  POSENC_RETURN_IF_ERROR(validate(p));
+  POSENC_RETURN_IF_ERROR(detail::check_size("length", count));
+  if (positions.per_batch) return detail::invalid("positionIds must be one list for a table, not one per batch row");
+  POSENC_RETURN_IF_ERROR(detail::check_positions_finite(positions, 1, count));
+  std::size_t total = 0;
+  POSENC_RETURN_IF_ERROR(detail::checked_product({count, static_cast<std::size_t>(p.dim)}, "the table", &total));
+  std::vector<double> freq;
+  POSENC_RETURN_IF_ERROR(frequencies(p, &freq));
+  write_rows(p, freq, positions, 0, count, out, static_cast<std::size_t>(p.dim));
+  return {};
+}
+
+Status sinusoidal_add(const SinusoidalParams& p, const Positions& positions, std::size_t batch, std::size_t seq,
+                      float* x) {
+  POSENC_RETURN_IF_ERROR(validate(p));
+  POSENC_RETURN_IF_ERROR(detail::check_size("batch", batch));
+  POSENC_RETURN_IF_ERROR(detail::check_size("seq", seq));
+  POSENC_RETURN_IF_ERROR(detail::check_positions_finite(positions, batch, seq));
+  const std::size_t d = static_cast<std::size_t>(p.dim);
+  std::size_t total = 0;
+  POSENC_RETURN_IF_ERROR(detail::checked_product({batch, seq, d}, "x", &total));
+
+  std::vector<double> freq;
+  POSENC_RETURN_IF_ERROR(frequencies(p, &freq));
+  // Tokens are encoded a chunk at a time into scratch rows (at most ~256 KB), then added to every
+  // batch row that shares those positions.
+  const std::size_t chunk = std::clamp<std::size_t>((std::size_t{1} << 16) / d, 1, 64);
+  std::vector<float> rows;
+  POSENC_RETURN_IF_ERROR(detail::allocate(rows, std::min(chunk, seq) * d));
+  const std::size_t groups = positions.per_batch ? batch : 1;
+  const std::size_t rows_per_group = positions.per_batch ? 1 : batch;
+  for (std::size_t g = 0; g < groups; ++g) {
+    const Positions row_positions =
+        positions.per_batch ? Positions::list(positions.ids + g * seq) : positions;
+    for (std::size_t s0 = 0; s0 < seq; s0 += chunk) {
+      const std::size_t n = std::min(chunk, seq - s0);
+      write_rows(p, freq, row_positions, s0, n, rows.data(), d);
+      for (std::size_t r = 0; r < rows_per_group; ++r) {
+        const std::size_t b = g + r;
+        kernels::add(x + (b * seq + s0) * d, rows.data(), n * d);
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace posenc

@@ -1,0 +1,43 @@
+// The kernel layer: small, branch-free loops over contiguous arrays that assume valid input.
+// Validation happens above, in src/encodings. No SIMD type appears in this header.
+//
+// Two implementations share these signatures: posenc::kernels (xsimd, built for the target's best
+// architecture: wasm SIMD under Emscripten, AVX2/FMA natively) and posenc::kernels::reference
+// (plain scalar C++, the test oracle).
+#pragma once
+
+#include <cstddef>
+
+namespace posenc::kernels {
+
+#define POSENC_KERNEL_DECLARATIONS                                                                  \
+  /** sin_out[i] = sin(angles[i]), cos_out[i] = cos(angles[i]), evaluated in double (abs. error   \
+      of a few ulp of the angle, any finite angle). */                                              \
+  void sincos(const double* angles, std::size_t n, double* sin_out, double* cos_out);              \
+  /** Advances phasors one step: (c, s) <- (c cw - s sw, s cw + c sw), i.e. angle += step angle. */ \
+  void phasor_step(double* c, double* s, const double* cw, const double* sw, std::size_t n);        \
+  /** dst[i * stride] = float(src[i] * scale). */                                                   \
+  void narrow(const double* src, std::size_t n, double scale, float* dst, std::size_t stride);      \
+  /** dst[2i] = float(a[i] * scale), dst[2i + 1] = float(b[i] * scale): two rows interleaved. */     \
+  void narrow_interleave(const double* a, const double* b, std::size_t n, double scale, float* dst); \
+  /** Half pairing: for i < pairs, (x[i], x[i + pairs]) <- (a c_i - b s_i, a s_i + b c_i). */       \
+  void rotate_half(float* x, const float* cos, const float* sin, std::size_t pairs);                \
+  /** Interleaved pairing on 2*pairs lanes, with cos2 = [c0 c0 c1 c1 ...] and                       \
+      sin2 = [-s0 s0 -s1 s1 ...]: x <- x * cos2 + swap_adjacent(x) * sin2. */                      \
+  void rotate_interleaved(float* x, const float* cos2, const float* sin2, std::size_t pairs);       \
+  /** dst[i] += src[i]. */                                                                          \
+  void add(float* dst, const float* src, std::size_t n);
+
+POSENC_KERNEL_DECLARATIONS
+
+/// The name of the SIMD architecture the kernels were compiled for ("sse4.1" under wasm, where
+/// Emscripten translates SSE4.1 to wasm SIMD; e.g. "fma3+avx2" natively).
+const char* simd_arch_name();
+
+namespace reference {
+POSENC_KERNEL_DECLARATIONS
+}  // namespace reference
+
+#undef POSENC_KERNEL_DECLARATIONS
+
+}  // namespace posenc::kernels

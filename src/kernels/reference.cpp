@@ -1,0 +1,57 @@
+// Scalar reference kernels: the oracle the SIMD kernels are tested against. Clarity over speed.
+#include <cmath>
+
+#include "kernels/kernels.hpp"
+
+namespace posenc::kernels::reference {
+
+void sincos(const double* angles, std::size_t n, double* sin_out, double* cos_out) {
+  for (std::size_t i = 0; i < n; ++i) {
+    sin_out[i] = std::sin(angles[i]);
+    cos_out[i] = std::cos(angles[i]);
+  }
+}
+
+void phasor_step(double* c, double* s, const double* cw, const double* sw, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    const double c0 = c[i];
+    const double s0 = s[i];
+    c[i] = c0 * cw[i] - s0 * sw[i];
+    s[i] = s0 * cw[i] + c0 * sw[i];
+  }
+}
+
+void narrow(const double* src, std::size_t n, double scale, float* dst, std::size_t stride) {
+  for (std::size_t i = 0; i < n; ++i) dst[i * stride] = static_cast<float>(src[i] * scale);
+}
+
+void narrow_interleave(const double* a, const double* b, std::size_t n, double scale, float* dst) {
+  for (std::size_t i = 0; i < n; ++i) {
+    dst[2 * i] = static_cast<float>(a[i] * scale);
+    dst[2 * i + 1] = static_cast<float>(b[i] * scale);
+  }
+}
+
+void rotate_half(float* x, const float* cos, const float* sin, std::size_t pairs) {
+  for (std::size_t i = 0; i < pairs; ++i) {
+    const float a = x[i];
+    const float b = x[i + pairs];
+    x[i] = a * cos[i] - b * sin[i];
+    x[i + pairs] = a * sin[i] + b * cos[i];
+  }
+}
+
+void rotate_interleaved(float* x, const float* cos2, const float* sin2, std::size_t pairs) {
+  for (std::size_t i = 0; i < pairs; ++i) {
+    const float a = x[2 * i];
+    const float b = x[2 * i + 1];
+    x[2 * i] = a * cos2[2 * i] + b * sin2[2 * i];
+    x[2 * i + 1] = b * cos2[2 * i + 1] + a * sin2[2 * i + 1];
+  }
+}
+
+void add(float* dst, const float* src, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) dst[i] += src[i];
+}
+
+}  // namespace posenc::kernels::reference

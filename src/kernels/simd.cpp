@@ -1,0 +1,83 @@
+// The SIMD kernels, instantiated once for the architecture this file is compiled for
+// (xsimd::default_arch: sse4_1 -> wasm SIMD under Emscripten, e.g. fma3<avx2> natively).
+#include <cmath>
+
+#include "kernels/kernels.hpp"
+#include "kernels/rotate-inl.hpp"
+#include "kernels/sincos-inl.hpp"
+#if defined(__wasm_simd128__)
+#include "kernels/narrow-wasm-inl.hpp"
+#endif
+
+namespace posenc::kernels {
+
+using Arch = xsimd::default_arch;
+
+void sincos(const double* angles, std::size_t n, double* sin_out, double* cos_out) {
+  using B = xsimd::batch<double, Arch>;
+  std::size_t i = 0;
+  for (; i + B::size <= n; i += B::size) {
+    B s, c;
+    simd::sincos_batch(B::load_unaligned(angles + i), s, c);
+    s.store_unaligned(sin_out + i);
+    c.store_unaligned(cos_out + i);
+  }
+  if (i < n) {  // the tail goes through the same polynomial, padded into one batch
+    alignas(64) double in[B::size] = {};
+    alignas(64) double s_tail[B::size];
+    alignas(64) double c_tail[B::size];
+    for (std::size_t j = i; j < n; ++j) in[j - i] = angles[j];
+    B s, c;
+    simd::sincos_batch(B::load_aligned(in), s, c);
+    s.store_aligned(s_tail);
+    c.store_aligned(c_tail);
+    for (std::size_t j = i; j < n; ++j) {
+      sin_out[j] = s_tail[j - i];
+      cos_out[j] = c_tail[j - i];
+    }
+  }
+}
+
+void phasor_step(double* c, double* s, const double* cw, const double* sw, std::size_t n) {
+  simd::phasor_step<Arch>(c, s, cw, sw, n);
+}
+
+// xsimd 8.1 has no double->float batch conversion. Natively, compilers vectorise these plain loops
+// well (vcvtpd2ps); under wasm, clang 14 scalarises them lane by lane, so the wasm build uses
+// f32x4.demote_f64x2_zero directly (see narrow-wasm-inl.hpp).
+void narrow(const double* src, std::size_t n, double scale, float* dst, std::size_t stride) {
+  std::size_t i = 0;
+  if (stride == 1) {
+#if defined(__wasm_simd128__)
+    i = wasm::narrow_contiguous(src, n, scale, dst);
+#endif
+    for (; i < n; ++i) dst[i] = static_cast<float>(src[i] * scale);
+  } else {
+    for (; i < n; ++i) dst[i * stride] = static_cast<float>(src[i] * scale);
+  }
+}
+
+void narrow_interleave(const double* a, const double* b, std::size_t n, double scale, float* dst) {
+  std::size_t i = 0;
+#if defined(__wasm_simd128__)
+  i = wasm::narrow_interleave(a, b, n, scale, dst);
+#endif
+  for (; i < n; ++i) {
+    dst[2 * i] = static_cast<float>(a[i] * scale);
+    dst[2 * i + 1] = static_cast<float>(b[i] * scale);
+  }
+}
+
+void rotate_half(float* x, const float* cos, const float* sin, std::size_t pairs) {
+  simd::rotate_half<Arch>(x, cos, sin, pairs);
+}
+
+void rotate_interleaved(float* x, const float* cos2, const float* sin2, std::size_t pairs) {
+  simd::rotate_interleaved<Arch>(x, cos2, sin2, pairs);
+}
+
+void add(float* dst, const float* src, std::size_t n) { simd::add<Arch>(dst, src, n); }
+
+const char* simd_arch_name() { return Arch::name(); }
+
+}  // namespace posenc::kernels

@@ -1,0 +1,161 @@
+// Every SIMD kernel against its scalar reference: widths 0-70, unaligned starts, both pairings.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "kernels/kernels.hpp"
+#include "test_util.hpp"
+
+namespace k = posenc::kernels;
+using posenc::test::max_abs_diff;
+using posenc::test::random_floats;
+
+namespace {
+constexpr std::size_t kMaxWidth = 70;
+constexpr std::size_t kMaxShift = 7;  // start offsets in elements: 0..7 floats covers every alignment mod 32 bytes
+// Float kernels: SIMD (fused or unfused multiply-add) vs scalar differ by a few ulp of values ~1.
+constexpr double kFloatTol = 4e-7;
+}  // namespace
+
+TEST_CASE("kernels report the architecture they were built for", "[kernels]") {
+  const std::string name = k::simd_arch_name();
+  INFO(name);
+  CHECK(!name.empty());
+#if defined(__wasm_simd128__)
+  CHECK(name == "sse4.1");  // Emscripten translates xsimd's SSE4.1 code to wasm SIMD
+#endif
+}
+
+TEST_CASE("rotate_half matches the reference for every width and alignment", "[kernels][rope]") {
+  for (std::size_t pairs = 0; pairs <= kMaxWidth; ++pairs) {
+    for (std::size_t shift = 0; shift <= kMaxShift; ++shift) {
+      auto x = random_floats(2 * pairs + shift, pairs * 31 + shift);
+      const auto c = random_floats(pairs + shift, 7 + pairs);
+      const auto s = random_floats(pairs + shift, 11 + pairs);
+      auto y = x;
+      k::rotate_half(x.data() + shift, c.data() + shift, s.data() + shift, pairs);
+      k::reference::rotate_half(y.data() + shift, c.data() + shift, s.data() + shift, pairs);
+      INFO("pairs " << pairs << " shift " << shift);
+      REQUIRE(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
+    }
+  }
+}
+
+TEST_CASE("rotate_interleaved matches the reference for every width and alignment", "[kernels][rope]") {
+  for (std::size_t pairs = 0; pairs <= kMaxWidth; ++pairs) {
+    for (std::size_t shift = 0; shift <= kMaxShift; ++shift) {
+      auto x = random_floats(2 * pairs + shift, pairs * 17 + shift);
+      const auto c = random_floats(2 * pairs + shift, 3 + pairs);
+      const auto s = random_floats(2 * pairs + shift, 5 + pairs);
+      auto y = x;
+      k::rotate_interleaved(x.data() + shift, c.data() + shift, s.data() + shift, pairs);
+      k::reference::rotate_interleaved(y.data() + shift, c.data() + shift, s.data() + shift, pairs);
+      INFO("pairs " << pairs << " shift " << shift);
+      REQUIRE(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
+    }
+  }
+}
+
+TEST_CASE("rotation kernels leave lanes outside the rotated span untouched", "[kernels][rope]") {
+  for (std::size_t pairs = 1; pairs <= 33; ++pairs) {
+    auto x = random_floats(2 * pairs + 9, pairs);
+    const auto before = x;
+    const auto c = random_floats(2 * pairs, 1);
+    const auto s = random_floats(2 * pairs, 2);
+    k::rotate_half(x.data() + 1, c.data(), s.data(), pairs);
+    CHECK(x[0] == before[0]);
+    for (std::size_t i = 2 * pairs + 1; i < x.size(); ++i) CHECK(x[i] == before[i]);
+    x = before;
+    k::rotate_interleaved(x.data() + 1, c.data(), s.data(), pairs);
+    CHECK(x[0] == before[0]);
+    for (std::size_t i = 2 * pairs + 1; i < x.size(); ++i) CHECK(x[i] == before[i]);
+  }
+}
+
+TEST_CASE("add matches the reference for every width and alignment", "[kernels]") {
+  for (std::size_t n = 0; n <= kMaxWidth; ++n) {
+    for (std::size_t shift = 0; shift <= kMaxShift; ++shift) {
+      auto x = random_floats(n + shift, n + 100 * shift);
+      const auto src = random_floats(n + shift, n + 1);
+      auto y = x;
+      k::add(x.data() + shift, src.data() + shift, n);
+      k::reference::add(y.data() + shift, src.data() + shift, n);
+      REQUIRE(max_abs_diff(x.data(), y.data(), x.size()) == 0.0);
+    }
+  }
+}
+
+TEST_CASE("sincos matches std::sin/std::cos to double precision over the range positions reach", "[kernels][trig]") {
+  // Angles p * w for p up to 1e7 and w up to 1, negative ones, and the quadrant boundaries.
+  std::vector<double> angles;
+  for (int i = -2000; i <= 2000; ++i) angles.push_back(i * 0.7853981633974483 * 0.999);  // around k*pi/4
+  for (int i = 0; i < 4000; ++i) angles.push_back(std::ldexp(1.0 + i * 0.37, (i % 48) - 24) * (i % 2 ? -1 : 1));
+  for (int i = 0; i < 2000; ++i) angles.push_back(1e6 + i * 1234.567);
+  for (int i = 0; i < 200; ++i) angles.push_back(9.9e6 + i * 0.123);
+  angles.push_back(0.0);
+  angles.push_back(-0.0);
+
+  for (std::size_t shift = 0; shift < 3; ++shift) {  // odd counts exercise the padded tail
+    const std::size_t n = angles.size() - shift;
+    std::vector<double> s(n), c(n), rs(n), rc(n);
+    k::sincos(angles.data() + shift, n, s.data(), c.data());
+    k::reference::sincos(angles.data() + shift, n, rs.data(), rc.data());
+    double worst = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      // Allow a few ulp of the angle: both reductions round the angle's last bits differently.
+      const double tol = 4e-16 + 4 * std::fabs(angles[i + shift]) * 2.3e-16;
+      const double e = std::fmax(std::fabs(s[i] - rs[i]), std::fabs(c[i] - rc[i]));
+      worst = std::fmax(worst, e / tol);
+      if (e > tol) {
+        INFO("angle " << angles[i + shift]);
+        REQUIRE(e <= tol);
+      }
+    }
+    CHECK(worst <= 1.0);
+  }
+}
+
+TEST_CASE("sincos keeps exact values at zero", "[kernels][trig]") {
+  const double a[3] = {0.0, -0.0, 0.0};
+  double s[3], c[3];
+  k::sincos(a, 3, s, c);
+  for (int i = 0; i < 3; ++i) {
+    CHECK(s[i] == 0.0);
+    CHECK(c[i] == 1.0);
+  }
+}
+
+TEST_CASE("phasor_step, narrow and narrow_interleave match the reference for every width", "[kernels][trig]") {
+  for (std::size_t n = 0; n <= kMaxWidth; ++n) {
+    for (std::size_t shift = 0; shift <= 3; ++shift) {
+      std::vector<double> c(n + shift), s(n + shift), cw(n + shift), sw(n + shift);
+      for (std::size_t i = 0; i < n + shift; ++i) {
+        c[i] = std::cos(0.3 * i);
+        s[i] = std::sin(0.3 * i);
+        cw[i] = std::cos(0.01 * i + 0.2);
+        sw[i] = std::sin(0.01 * i + 0.2);
+      }
+      auto c2 = c, s2 = s;
+      k::phasor_step(c.data() + shift, s.data() + shift, cw.data() + shift, sw.data() + shift, n);
+      k::reference::phasor_step(c2.data() + shift, s2.data() + shift, cw.data() + shift, sw.data() + shift, n);
+      for (std::size_t i = 0; i < n + shift; ++i) {
+        REQUIRE(std::fabs(c[i] - c2[i]) <= 4e-16);
+        REQUIRE(std::fabs(s[i] - s2[i]) <= 4e-16);
+      }
+      {
+        std::vector<float> a(2 * (n + shift) + 1, -7.0f), b = a;
+        k::narrow_interleave(c.data() + shift, s.data() + shift, n, 1.25, a.data() + shift);
+        k::reference::narrow_interleave(c.data() + shift, s.data() + shift, n, 1.25, b.data() + shift);
+        REQUIRE(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
+      }
+      for (std::size_t stride = 1; stride <= 2; ++stride) {
+        std::vector<float> a(stride * (n + shift) + 1, -7.0f), b = a;
+        k::narrow(c.data() + shift, n, 0.75, a.data() + shift, stride);
+        k::reference::narrow(c.data() + shift, n, 0.75, b.data() + shift, stride);
+        REQUIRE(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
+      }
+    }
+  }
+}

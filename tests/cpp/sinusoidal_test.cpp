@@ -1,0 +1,121 @@
+// Sinusoidal tables and add-in-place against the float64 formula of ENCODINGS.md section 1.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <vector>
+
+#include "posenc/sinusoidal.hpp"
+#include "test_util.hpp"
+
+using namespace posenc;
+using posenc::test::sinusoid_f64;
+
+namespace {
+// Output rounding of values in [-1, 1] is at most 6e-8; allow a little for the recurrence.
+constexpr double kTol = 1.2e-7;
+
+/// Column j of the half layout is column half_to_interleaved(j) of the paper layout.
+std::size_t half_to_interleaved(std::size_t j, std::size_t dim) {
+  const std::size_t sines = (dim + 1) / 2;
+  return j < sines ? 2 * j : 2 * (j - sines) + 1;
+}
+
+double table_error(const SinusoidalParams& p, const std::vector<double>& positions, const std::vector<float>& out) {
+  const auto d = static_cast<std::size_t>(p.dim);
+  double worst = 0;
+  for (std::size_t t = 0; t < positions.size(); ++t) {
+    for (std::size_t j = 0; j < d; ++j) {
+      const std::size_t col = p.layout == SinusoidLayout::half ? half_to_interleaved(j, d) : j;
+      const double e = std::fabs(out[t * d + j] - sinusoid_f64(positions[t], col, d, p.base));
+      worst = std::fmax(worst, e);
+    }
+  }
+  return worst;
+}
+}  // namespace
+
+TEST_CASE("sinusoidal table equals the float64 formula for a range of positions", "[sinusoidal]") {
+  for (int dim : {1, 2, 3, 4, 5, 7, 8, 63, 64, 65, 128, 513, 768}) {
+    for (auto layout : {SinusoidLayout::interleaved, SinusoidLayout::half}) {
+      for (double base : {10000.0, 500.0, 1e6}) {
+        for (double start : {0.0, 3.0, 1000.0, 1e6}) {
+          const SinusoidalParams p{dim, base, layout};
+          const std::size_t n = 150;  // crosses two resynchronisation points of the recurrence
+          std::vector<float> out(n * static_cast<std::size_t>(dim));
+          REQUIRE(sinusoidal_table(p, Positions::range(start), n, out.data()).ok());
+          std::vector<double> pos(n);
+          for (std::size_t t = 0; t < n; ++t) pos[t] = start + static_cast<double>(t);
+          INFO("dim " << dim << " layout " << static_cast<int>(layout) << " base " << base << " start " << start);
+          REQUIRE(table_error(p, pos, out) <= kTol);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("sinusoidal table for explicit positions: negative, fractional and huge", "[sinusoidal]") {
+  const std::vector<double> pos = {0, -1, 2.5, -1000.25, 1e6, 123456789, 7, 7};
+  for (int dim : {1, 6, 7, 512}) {
+    for (auto layout : {SinusoidLayout::interleaved, SinusoidLayout::half}) {
+      const SinusoidalParams p{dim, 10000.0, layout};
+      std::vector<float> out(pos.size() * static_cast<std::size_t>(dim));
+      REQUIRE(sinusoidal_table(p, Positions::list(pos.data()), pos.size(), out.data()).ok());
+      REQUIRE(table_error(p, pos, out) <= kTol);
+    }
+  }
+}
+
+TEST_CASE("sinusoidal row 0 is [0, 1, 0, 1, ...] and odd widths end with a sine", "[sinusoidal]") {
+  std::vector<float> out(7);
+  REQUIRE(sinusoidal_table({7, 10000.0, SinusoidLayout::interleaved}, Positions::range(0), 1, out.data()).ok());
+  CHECK(out == std::vector<float>{0, 1, 0, 1, 0, 1, 0});
+  REQUIRE(sinusoidal_table({7, 10000.0, SinusoidLayout::interleaved}, Positions::range(1), 1, out.data()).ok());
+  // Column 6 uses exponent 6/7: sin(10000^(-6/7)).
+  CHECK(out[6] == Approx(std::sin(std::pow(10000.0, -6.0 / 7.0))).epsilon(1e-7));
+  REQUIRE(sinusoidal_table({7, 10000.0, SinusoidLayout::half}, Positions::range(0), 1, out.data()).ok());
+  CHECK(out == std::vector<float>{0, 0, 0, 0, 1, 1, 1});
+}
+
+TEST_CASE("sinusoidal_add adds the table to every batch row, with offsets and per-row ids", "[sinusoidal]") {
+  const SinusoidalParams p{96, 10000.0, SinusoidLayout::interleaved};
+  const std::size_t batch = 3, seq = 70, d = 96;
+  const auto x0 = posenc::test::random_floats(batch * seq * d, 42);
+
+  auto x = x0;
+  REQUIRE(sinusoidal_add(p, Positions::range(5), batch, seq, x.data()).ok());
+  for (std::size_t b = 0; b < batch; ++b)
+    for (std::size_t s = 0; s < seq; ++s)
+      for (std::size_t j = 0; j < d; ++j) {
+        const std::size_t i = (b * seq + s) * d + j;
+        REQUIRE(std::fabs(x[i] - (x0[i] + sinusoid_f64(5.0 + s, j, d, 10000.0))) <= 2.5e-7);
+      }
+
+  std::vector<double> ids(batch * seq);
+  for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<double>((i * 7919) % 4001);
+  x = x0;
+  REQUIRE(sinusoidal_add(p, Positions::list(ids.data(), true), batch, seq, x.data()).ok());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const std::size_t token = i / d, j = i % d;
+    REQUIRE(std::fabs(x[i] - (x0[i] + sinusoid_f64(ids[token], j, d, 10000.0))) <= 2.5e-7);
+  }
+}
+
+TEST_CASE("sinusoidal rejects bad parameters with a message naming the argument", "[sinusoidal][errors]") {
+  std::vector<float> out(64);
+  auto check = [&](SinusoidalParams p, Positions pos, std::size_t n, StatusCode code, const char* needle) {
+    const Status st = sinusoidal_table(p, pos, n, out.data());
+    INFO(st.message());
+    CHECK(st.code() == code);
+    CHECK(st.message().find(needle) != std::string::npos);
+  };
+  check({0, 10000.0}, Positions::range(0), 1, StatusCode::invalid_argument, "dim");
+  check({-3, 10000.0}, Positions::range(0), 1, StatusCode::invalid_argument, "dim");
+  check({8, std::nan("")}, Positions::range(0), 1, StatusCode::invalid_argument, "base");
+  check({8, -2.0}, Positions::range(0), 1, StatusCode::invalid_argument, "base");
+  check({8, INFINITY}, Positions::range(0), 1, StatusCode::invalid_argument, "base");
+  check({8, 10000.0}, Positions::range(0), 0, StatusCode::invalid_argument, "length");
+  check({8, 10000.0}, Positions::range(NAN), 1, StatusCode::invalid_argument, "offset");
+  check({8, 10000.0, static_cast<SinusoidLayout>(9)}, Positions::range(0), 1, StatusCode::invalid_argument, "layout");
+  const double bad[2] = {1.0, INFINITY};
+  check({4, 10000.0}, Positions::list(bad), 2, StatusCode::invalid_argument, "positionIds[1]");
+}

@@ -1,0 +1,52 @@
+// The JS boundary: every bound function returns a status code (0 = ok) and keeps the message for
+// lastErrorMessage(). No C++ exception and no abort crosses into JS (TOOLCHAIN.md section 5).
+#pragma once
+
+#include <cstdint>
+#include <new>
+#include <string>
+
+#include "posenc/positions.hpp"
+#include "posenc/status.hpp"
+
+namespace posenc::bindings {
+
+/// Remembers `status` for lastErrorMessage() and returns its numeric code.
+int report(const Status& status);
+
+/// The message of the last failed call.
+std::string last_error_message();
+
+/// Runs `body` (which returns a Status), turning any escaping exception into a status code.
+template <class F>
+int guarded(F&& body) {
+  try {
+    return report(body());
+  } catch (const std::bad_alloc&) {
+    return report(Status(StatusCode::out_of_memory, "out of memory"));
+  } catch (const std::exception& e) {
+    return report(Status(StatusCode::internal, std::string("internal error: ") + e.what()));
+  } catch (...) {
+    return report(Status(StatusCode::internal, "internal error"));
+  }
+}
+
+/// JS passes heap addresses as numbers.
+template <class T>
+T* ptr(std::uintptr_t address) {
+  return reinterpret_cast<T*>(address);
+}
+
+/// Sizes arrive as JS numbers already checked to be integers; negative ones are refused here too.
+inline Status to_size(const char* name, int value, std::size_t* out) {
+  if (value < 0) return Status(StatusCode::invalid_argument, std::string(name) + " must be >= 0, got " + std::to_string(value));
+  *out = static_cast<std::size_t>(value);
+  return {};
+}
+
+/// Positions from (offset, address of ids or 0, ids given per batch row).
+inline Positions positions_from(double offset, std::uintptr_t ids, bool per_batch) {
+  return ids == 0 ? Positions::range(offset) : Positions::list(ptr<const double>(ids), per_batch);
+}
+
+}  // namespace posenc::bindings

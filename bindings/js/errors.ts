@@ -1,0 +1,65 @@
+// PosEncError: the one error type posenc throws, with a stable machine-readable code.
+
+/**
+ * Stable error codes. Match on `error.code`, never on the message text.
+ *
+ * | code | meaning |
+ * | --- | --- |
+ * | `INVALID_TYPE` | an argument has the wrong JS type (e.g. a plain array where a Float32Array is required) |
+ * | `INVALID_ARGUMENT` | a value outside its domain: NaN, non-integer or non-positive size, odd `rotaryDim`, unknown enum string |
+ * | `MISSING_OPTION` | a required option is absent |
+ * | `UNKNOWN_OPTION` | an option name posenc does not know (usually a typo) |
+ * | `SHAPE_MISMATCH` | an array whose length does not match its stated shape, or tensors that do not fit together |
+ * | `OUT_OF_RANGE` | an index or position outside a table, or `rotaryDim > headDim` |
+ * | `SIZE_OVERFLOW` | sizes whose product overflows or cannot fit in WebAssembly memory |
+ * | `OUT_OF_MEMORY` | WebAssembly memory could not grow enough |
+ * | `INVALID_CONFIG` | a model configuration (`config.json`) that is inconsistent or incomplete |
+ * | `INVALID_FILE` | a file (`.npy`, `.safetensors`) that cannot be read as a table |
+ * | `DISPOSED` | a reusable object was used after `dispose()` |
+ * | `UNSUPPORTED` | the JavaScript engine lacks WebAssembly SIMD |
+ * | `INTERNAL` | a bug in posenc; please report it |
+ */
+export type PosEncErrorCode =
+  | 'INVALID_TYPE'
+  | 'INVALID_ARGUMENT'
+  | 'MISSING_OPTION'
+  | 'UNKNOWN_OPTION'
+  | 'SHAPE_MISMATCH'
+  | 'OUT_OF_RANGE'
+  | 'SIZE_OVERFLOW'
+  | 'OUT_OF_MEMORY'
+  | 'INVALID_CONFIG'
+  | 'INVALID_FILE'
+  | 'DISPOSED'
+  | 'UNSUPPORTED'
+  | 'INTERNAL';
+
+/** The error posenc throws for every bad input. The module stays usable after it. */
+export class PosEncError extends Error {
+  /** A stable code (see {@link PosEncErrorCode}). */
+  readonly code: PosEncErrorCode;
+
+  constructor(code: PosEncErrorCode, message: string) {
+    super(message);
+    this.name = 'PosEncError';
+    this.code = code;
+  }
+}
+
+/** C++ StatusCode values (src/include/posenc/status.hpp), index = numeric code. */
+const STATUS_CODES: readonly PosEncErrorCode[] = [
+  'INTERNAL', // 0 is ok and never mapped
+  'INVALID_ARGUMENT',
+  'SHAPE_MISMATCH',
+  'OUT_OF_RANGE',
+  'SIZE_OVERFLOW',
+  'OUT_OF_MEMORY',
+  'INVALID_CONFIG',
+  'INTERNAL',
+];
+
+/** The PosEncError for a non-zero C++ status code and its message. */
+export function statusError(status: number, message: string): PosEncError {
+  const code = STATUS_CODES[status] ?? 'INTERNAL';
+  return new PosEncError(code, message);
+}

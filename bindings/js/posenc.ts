@@ -1,0 +1,75 @@
+// The PosEnc object: one per module instance, grouping the encoding families.
+import { PosEncError } from './errors.js';
+import { Heap } from './heap.js';
+import { learnedApi } from './learned.js';
+import type { LearnedApi } from './learned.js';
+import type { RawModule } from './raw-module.js';
+import { ropeApi } from './rope.js';
+import type { RopeApi } from './rope.js';
+import { sinusoidalApi } from './sinusoidal.js';
+import type { SinusoidalApi } from './sinusoidal.js';
+
+/** The package version. */
+export const VERSION = '0.1.0';
+
+/** Everything posenc computes, bound to one WebAssembly instance. */
+export interface PosEnc {
+  /** The package version. */
+  readonly version: string;
+  /** The SIMD architecture the kernels were compiled for (`'sse4.1'`: SSE4.1 translated to WebAssembly SIMD). */
+  readonly simd: string;
+  /** The error class, also exported by the package (handy from CommonJS). */
+  readonly PosEncError: typeof PosEncError;
+  /** Sinusoidal absolute encodings (Vaswani et al. 2017). */
+  readonly sinusoidal: SinusoidalApi;
+  /** Learned absolute position tables (BERT, GPT-2, ViT). */
+  readonly learned: LearnedApi;
+  /** Rotary position embeddings (RoPE). */
+  readonly rope: RopeApi;
+}
+
+/** Options for loading the module. */
+export interface CreatePosEncOptions {
+  /** The bytes of `posenc.wasm`, if you load them yourself (the Node entry does this for you). */
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  /** Maps `'posenc.wasm'` to the URL to fetch it from (default: next to the package's JS). */
+  locateFile?: (file: string, prefix: string) => string;
+}
+
+/** A factory produced by Emscripten (`-sMODULARIZE -sEXPORT_ES6`). */
+export type ModuleFactory = (options: Record<string, unknown>) => Promise<unknown>;
+
+// The smallest module that uses a SIMD instruction (v128.const; drop): validating it tells whether
+// the engine supports WebAssembly SIMD before the real module fails to compile.
+const SIMD_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
+  0x01, 0x04, 0x01, 0x60, 0x00, 0x00, //             type section: one () -> () signature
+  0x03, 0x02, 0x01, 0x00, //                         function section: one function of type 0
+  0x0a, 0x17, 0x01, 0x15, 0x00, //                   code section: one body of 21 bytes, no locals
+  0xfd, 0x0c, ...new Array<number>(16).fill(0), //  v128.const 0
+  0x1a, 0x0b, //                                     drop, end
+]);
+
+/** Instantiates the module and wraps it. */
+export async function instantiate(factory: ModuleFactory, options: CreatePosEncOptions): Promise<PosEnc> {
+  if (typeof WebAssembly !== 'object' || !WebAssembly.validate(SIMD_PROBE)) {
+    throw new PosEncError('UNSUPPORTED', 'posenc needs WebAssembly SIMD, which this JavaScript engine does not support');
+  }
+  const moduleOptions: Record<string, unknown> = {};
+  if (options.wasmBinary !== undefined) moduleOptions.wasmBinary = options.wasmBinary;
+  if (options.locateFile !== undefined) moduleOptions.locateFile = options.locateFile;
+  const raw = (await factory(moduleOptions)) as RawModule;
+  return wrap(raw);
+}
+
+function wrap(raw: RawModule): PosEnc {
+  const heap = new Heap(raw);
+  return Object.freeze({
+    version: VERSION,
+    simd: raw.simdArch(),
+    PosEncError,
+    sinusoidal: Object.freeze(sinusoidalApi(heap)),
+    learned: Object.freeze(learnedApi(heap)),
+    rope: Object.freeze(ropeApi(heap)),
+  });
+}

@@ -1,0 +1,125 @@
+// RopeCache: cos/sin rows for positions 0..maxPositions-1 kept in WebAssembly memory, so repeated
+// rotations (a decoding loop) skip the trigonometry.
+import * as args from './args.js';
+import type { PositionIdsInput, Tensor, TensorInput } from './args.js';
+import { PosEncError } from './errors.js';
+import { Heap, HeapScope } from './heap.js';
+import type { Ptr } from './raw-module.js';
+import { positionsOf } from './position-table.js';
+import { checkDisjoint, kHeads, qHeads } from './rope-shapes.js';
+import type { HeadLayout } from './rope-shapes.js';
+
+/** Options of {@link RopeCache.apply}: the tensors' shapes and positions (integers inside the cache). */
+export interface RopeCacheApplyOptions {
+  layout?: HeadLayout;
+  dims?: readonly number[];
+  kDims?: readonly number[];
+  numHeads?: number;
+  offset?: number;
+  positionIds?: PositionIdsInput;
+}
+
+/** @internal */
+export interface RopeCacheState {
+  table: Ptr;
+  cos: Ptr;
+  sin: Ptr;
+  rows: number;
+  pairs: number;
+  rotaryDim: number;
+  headDim: number | undefined;
+  pairing: number;
+}
+
+
+/**
+ * Precomputed RoPE cos/sin for positions 0..maxPositions-1 (attention factor included).
+ * Positions passed to {@link RopeCache.apply} must be integers in that range (`OUT_OF_RANGE`
+ * otherwise). Call {@link RopeCache.dispose} when done.
+ */
+export class RopeCache {
+  /** Number of cached positions. */
+  readonly maxPositions: number;
+  /** Rotated lanes per head. */
+  readonly rotaryDim: number;
+  #heap: Heap;
+  #s: RopeCacheState;
+
+  /** @internal Use `pe.rope.createCache`. */
+  constructor(heap: Heap, state: RopeCacheState) {
+    this.#heap = heap;
+    this.#s = state;
+    this.maxPositions = state.rows;
+    this.rotaryDim = state.rotaryDim;
+  }
+
+  get disposed(): boolean {
+    return this.#s.table === 0;
+  }
+
+  /** Rotates q and (unless null) k in place using the cached rows. */
+  apply(q: TensorInput, k: TensorInput | null | undefined, options: RopeCacheApplyOptions): void {
+    const fn = 'RopeCache.apply';
+    const opts = args.options(fn, options, ['layout', 'dims', 'kDims', 'numHeads', 'offset', 'positionIds']);
+    const s = this.#live(fn);
+    const heap = this.#heap;
+    const qt = args.tensor(fn, 'q', q, opts.dims);
+    const qh = qHeads(fn, qt, opts.layout, opts.numHeads);
+    if (s.headDim !== undefined && s.headDim !== qh.headDim) {
+      throw new PosEncError('SHAPE_MISMATCH', `${fn}: the cache was built for headDim ${s.headDim}, q has head size ${qh.headDim}`);
+    }
+    const kt = k === null || k === undefined ? undefined : args.tensor(fn, 'k', k, opts.kDims ?? opts.dims, opts.kDims === undefined ? 'dims' : 'kDims');
+    const kh = kt && kHeads(fn, kt, qt, qh);
+    if (kt) checkDisjoint(fn, qt.data, kt.data);
+    const pos = positionsOf(fn, opts, qh.batch, qh.seq);
+    const scope = new HeapScope(heap);
+    try {
+      const qPtr = scope.f32In(qt.data, 'q');
+      const kPtr = kt ? scope.f32In(kt.data, 'k') : 0;
+      const idsPtr = scope.f64In(pos.ids, 'positionIds');
+      heap.check(
+        heap.raw.ropeApplyTable(s.cos, s.sin, s.rows, s.pairs, s.pairing, s.rotaryDim, qPtr, qh.heads, kPtr,
+          kh?.heads ?? 0, qh.batch, qh.seq, qh.headDim, qh.layout, pos.offset, idsPtr, pos.perBatch),
+        fn,
+      );
+      qt.data.set(heap.f32(qPtr, qt.size));
+      if (kt) kt.data.set(heap.f32(kPtr, kt.size));
+    } finally {
+      scope.release();
+    }
+  }
+
+  /**
+   * Copies of the cached rows, `[maxPositions, rotaryDim/2]` each: exactly the `cos_cache` and
+   * `sin_cache` inputs of the ONNX RotaryEmbedding operator.
+   */
+  toTensors(): { cos: Tensor; sin: Tensor } {
+    const s = this.#live('RopeCache.toTensors');
+    const n = s.rows * s.pairs;
+    const dims = [s.rows, s.pairs];
+    return {
+      cos: { data: this.#heap.f32(s.cos, n).slice(), dims: dims.slice() },
+      sin: { data: this.#heap.f32(s.sin, n).slice(), dims },
+    };
+  }
+
+  /** Frees the cache's WebAssembly memory. Safe to call twice. */
+  dispose(): void {
+    this.#heap.free(this.#s.table);
+    this.#s = { ...this.#s, table: 0, cos: 0, sin: 0 };
+  }
+
+  #live(fn: string): RopeCacheState {
+    if (this.#s.table === 0) throw new PosEncError('DISPOSED', `${fn}: the cache was disposed`);
+    return this.#s;
+  }
+}
+
+// `Symbol.dispose`, so `using` works where engines support explicit resource management. Kept out
+// of the typings: declaring it would break consumers whose TypeScript lib lacks Symbol.dispose.
+const disposeSymbol = (Symbol as { dispose?: symbol }).dispose ?? Symbol.for('Symbol.dispose');
+Object.defineProperty(RopeCache.prototype, disposeSymbol, {
+  value(this: RopeCache) {
+    this.dispose();
+  },
+});

@@ -1,0 +1,85 @@
+// Shape resolution for RoPE calls: q/k tensors of rank 2, 3 or 4 -> batch, seq, heads, headDim, layout.
+import * as args from './args.js';
+import type { TensorArg } from './args.js';
+import { PosEncError } from './errors.js';
+
+/** Memory order of a 4-D q/k tensor: `'bshd'` = [batch, seq, heads, headDim], `'bhsd'` = [batch, heads, seq, headDim]. */
+export type HeadLayout = 'bshd' | 'bhsd';
+export const HEAD_LAYOUTS: readonly HeadLayout[] = ['bshd', 'bhsd'];
+
+export interface Heads {
+  batch: number;
+  seq: number;
+  heads: number;
+  headDim: number;
+  layout: number; // index into HEAD_LAYOUTS
+}
+
+/**
+ * Reads q's shape. Rank 4 needs `layout`; rank 3 is `[batch, seq, hidden]` split into `numHeads`
+ * heads (the ONNX convention); rank 2 is `[seq, headDim]`, one head.
+ */
+export function qHeads(fn: string, q: TensorArg, layout: unknown, numHeads: unknown): Heads {
+  const d = q.dims;
+  if (d.length === 4) {
+    if (layout === undefined) {
+      throw new PosEncError('MISSING_OPTION', `${fn}: option 'layout' is required for 4-D tensors: 'bshd' ([batch, seq, heads, headDim]) or 'bhsd' ([batch, heads, seq, headDim])`);
+    }
+    const l = args.choice(fn, 'layout', layout, HEAD_LAYOUTS);
+    if (numHeads !== undefined && args.integer(fn, 'numHeads', numHeads) !== (l === 0 ? d[2] : d[1])) {
+      throw new PosEncError('SHAPE_MISMATCH', `${fn}: numHeads ${String(numHeads)} disagrees with q's dims [${d.join(', ')}]`);
+    }
+    return l === 0
+      ? { batch: d[0]!, seq: d[1]!, heads: d[2]!, headDim: d[3]!, layout: 0 }
+      : { batch: d[0]!, heads: d[1]!, seq: d[2]!, headDim: d[3]!, layout: 1 };
+  }
+  if (layout !== undefined && args.choice(fn, 'layout', layout, HEAD_LAYOUTS) !== 0) {
+    throw new PosEncError('INVALID_ARGUMENT', `${fn}: layout 'bhsd' needs a 4-D tensor; q has dims [${d.join(', ')}]`);
+  }
+  if (d.length === 3) {
+    const heads = args.integer(fn, 'numHeads', args.required(fn, { numHeads }, 'numHeads'));
+    if (d[2]! % heads !== 0) {
+      throw new PosEncError('SHAPE_MISMATCH', `${fn}: q's last dim ${d[2]} is not divisible by numHeads ${heads}`);
+    }
+    return { batch: d[0]!, seq: d[1]!, heads, headDim: d[2]! / heads, layout: 0 };
+  }
+  if (d.length === 2) {
+    if (numHeads !== undefined && args.integer(fn, 'numHeads', numHeads) !== 1) {
+      throw new PosEncError('SHAPE_MISMATCH', `${fn}: a 2-D q [seq, headDim] holds one head, but numHeads is ${String(numHeads)}`);
+    }
+    return { batch: 1, seq: d[0]!, heads: 1, headDim: d[1]!, layout: 0 };
+  }
+  throw new PosEncError('SHAPE_MISMATCH', `${fn}: q must have 2, 3 or 4 dims, got [${d.join(', ')}]`);
+}
+
+/** Reads k's shape, which must agree with q's in batch, seq, headDim and rank; its head count may differ. */
+export function kHeads(fn: string, k: TensorArg, q: TensorArg, qh: Heads): Heads {
+  const d = k.dims;
+  const mismatch = (what: string) =>
+    new PosEncError('SHAPE_MISMATCH', `${fn}: k dims [${d.join(', ')}] do not fit q dims [${q.dims.join(', ')}]: ${what}`);
+  if (d.length !== q.dims.length) throw mismatch('different rank');
+  let heads: number;
+  if (d.length === 4) {
+    heads = qh.layout === 0 ? d[2]! : d[1]!;
+    const seq = qh.layout === 0 ? d[1]! : d[2]!;
+    if (d[0] !== qh.batch || seq !== qh.seq || d[3] !== qh.headDim) throw mismatch('batch, seq and headDim must match');
+  } else if (d.length === 3) {
+    if (d[0] !== qh.batch || d[1] !== qh.seq) throw mismatch('batch and seq must match');
+    if (d[2]! % qh.headDim !== 0) throw mismatch(`the last dim must be a multiple of headDim ${qh.headDim}`);
+    heads = d[2]! / qh.headDim;
+  } else {
+    if (d[0] !== qh.seq || d[1] !== qh.headDim) throw mismatch('seq and headDim must match');
+    heads = 1;
+  }
+  return { ...qh, heads };
+}
+
+/** q and k are rotated in place from copies; they must not share memory. */
+export function checkDisjoint(fn: string, a: Float32Array, b: Float32Array): void {
+  if (a.buffer !== b.buffer) return;
+  const aEnd = a.byteOffset + a.byteLength;
+  const bEnd = b.byteOffset + b.byteLength;
+  if (a.byteOffset < bEnd && b.byteOffset < aEnd) {
+    throw new PosEncError('INVALID_ARGUMENT', `${fn}: q and k must not overlap in memory`);
+  }
+}

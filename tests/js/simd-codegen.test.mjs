@@ -1,0 +1,59 @@
+// The shipped posenc.wasm really uses WebAssembly SIMD in its kernels: disassemble it with
+// wasm-objdump (wabt) and look at the instructions of each kernel function.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const wasm = fileURLToPath(new URL('../../dist/posenc.wasm', import.meta.url));
+const listing = execFileSync('wasm-objdump', ['-d', wasm], { encoding: 'utf8', maxBuffer: 1 << 28 });
+
+/** Instruction names per function, keyed by the demangled name without arguments. */
+const functions = new Map();
+let current;
+for (const line of listing.split('\n')) {
+  const header = /^[0-9a-f]+ func\[\d+\] <(.*)>:$/.exec(line);
+  if (header) {
+    current = header[1].replace(/\(.*$/, '');
+    functions.set(current, []);
+  } else if (current) {
+    const op = /\|\s+([a-z0-9_.]+)(?:\s+\d+\s+<([^>(]+))?/.exec(line);
+    if (op) functions.get(current).push(op[1] === 'call' ? `call ${op[2]}` : op[1]);
+  }
+}
+
+function opsOf(name) {
+  const ops = functions.get(name);
+  assert.ok(ops, `${name} is in the module (built with --profiling-funcs)`);
+  return ops;
+}
+
+/** The functions `name` calls. */
+function callsOf(name) {
+  return opsOf(name).filter((op) => op.startsWith('call ')).map((op) => op.slice(5));
+}
+
+const expectations = {
+  'posenc::kernels::rotate_half': ['f32x4.mul', 'f32x4.sub', 'f32x4.add', 'v128.load', 'v128.store'],
+  'posenc::kernels::rotate_interleaved': ['f32x4.mul', 'f32x4.add', 'i8x16.shuffle'],
+  'posenc::kernels::sincos': ['f64x2.nearest', 'f64x2.mul', 'f64x2.add', 'v128.bitselect'],
+  'posenc::kernels::narrow_interleave': ['f32x4.demote_f64x2_zero', 'f64x2.mul', 'v128.store'],
+  'posenc::kernels::narrow': ['f32x4.demote_f64x2_zero'],
+  'posenc::kernels::add': ['f32x4.add'],
+};
+
+for (const [name, wanted] of Object.entries(expectations)) {
+  test(`${name} compiles to SIMD instructions`, () => {
+    const ops = opsOf(name);
+    for (const op of wanted) assert.ok(ops.includes(op), `${name} uses ${op}`);
+  });
+}
+
+test('the trigonometry never calls a scalar sin, cos or float->int conversion', () => {
+  for (const name of ['posenc::kernels::sincos', 'posenc::detail::angle_rows_range', 'posenc::detail::angle_rows_list']) {
+    const callees = callsOf(name);
+    for (const callee of callees) assert.doesNotMatch(callee, /^(sin|cos|sincos|lrintf?|__sin|__cos)$/, `${name} calls ${callee}`);
+  }
+  const sincosCalls = callsOf('posenc::kernels::sincos').filter((c) => !/^__mem(cpy|set)$/.test(c));
+  assert.deepEqual(sincosCalls, [], 'sincos calls nothing but memcpy (its padded tail)');
+});

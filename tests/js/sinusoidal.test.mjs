@@ -1,0 +1,121 @@
+// pe.sinusoidal against the float64 formula, through the public JS API.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { createPosEnc, randomFloats, sinusoid, throwsPosEnc } from './helpers.mjs';
+
+const pe = await createPosEnc();
+
+test('table equals the float64 formula (interleaved, odd and even widths)', () => {
+  for (const dim of [1, 2, 3, 7, 64, 65, 768]) {
+    for (const offset of [0, 17, 1e6]) {
+      const { data, dims } = pe.sinusoidal.table({ length: 80, dim, offset });
+      assert.deepEqual(dims, [80, dim]);
+      for (let t = 0; t < 80; t++) {
+        for (let j = 0; j < dim; j++) {
+          const e = Math.abs(data[t * dim + j] - sinusoid(offset + t, j, dim));
+          assert.ok(e <= 1.2e-7, `dim ${dim} offset ${offset} row ${t} col ${j}: error ${e}`);
+        }
+      }
+    }
+  }
+});
+
+test('half layout holds the same columns, sines first', () => {
+  for (const dim of [6, 7]) {
+    const a = pe.sinusoidal.table({ length: 5, dim, base: 500 });
+    const b = pe.sinusoidal.table({ length: 5, dim, base: 500, layout: 'half' });
+    const sines = Math.ceil(dim / 2);
+    for (let t = 0; t < 5; t++) {
+      for (let j = 0; j < dim; j++) {
+        const col = j < sines ? 2 * j : 2 * (j - sines) + 1;
+        assert.equal(b.data[t * dim + j], a.data[t * dim + col]);
+      }
+    }
+  }
+});
+
+test('explicit positionIds: negative, fractional, BigInt64Array, tensor-like', () => {
+  const ids = [0, -3, 2.5, 1e6];
+  const { data } = pe.sinusoidal.table({ positionIds: ids, dim: 8 });
+  ids.forEach((p, t) => {
+    for (let j = 0; j < 8; j++) assert.ok(Math.abs(data[t * 8 + j] - sinusoid(p, j, 8)) <= 1.2e-7);
+  });
+  const big = pe.sinusoidal.table({ positionIds: new BigInt64Array([5n, 6n]), dim: 4 });
+  assert.deepEqual(big.data, pe.sinusoidal.table({ length: 2, offset: 5, dim: 4 }).data);
+  const tensorIds = pe.sinusoidal.table({ positionIds: { data: new Int32Array([5, 6]), dims: [2] }, dim: 4 });
+  assert.deepEqual(tensorIds.data, big.data);
+});
+
+test('row 0 is [0, 1, 0, 1, ...] exactly', () => {
+  assert.deepEqual(Array.from(pe.sinusoidal.table({ length: 1, dim: 5 }).data), [0, 1, 0, 1, 0]);
+});
+
+test('addTo adds in place for [seq, dim] and [batch, seq, dim], with offset and per-row ids', () => {
+  const x0 = randomFloats(2 * 6 * 10, 1);
+  const x = x0.slice();
+  const returned = pe.sinusoidal.addTo({ data: x, dims: [2, 6, 10] }, { offset: 4 });
+  assert.equal(returned, x);
+  for (let i = 0; i < x.length; i++) {
+    const s = Math.floor(i / 10) % 6;
+    assert.ok(Math.abs(x[i] - (x0[i] + sinusoid(4 + s, i % 10, 10))) <= 2.5e-7);
+  }
+  const y = x0.slice();
+  const ids = Array.from({ length: 12 }, (_, i) => (i * 37) % 100);
+  pe.sinusoidal.addTo(y, { dims: [2, 6, 10], positionIds: ids, layout: 'interleaved' });
+  for (let i = 0; i < y.length; i++) {
+    assert.ok(Math.abs(y[i] - (x0[i] + sinusoid(ids[Math.floor(i / 10)], i % 10, 10))) <= 2.5e-7);
+  }
+  const z = x0.slice(0, 60);
+  pe.sinusoidal.addTo(z, { dims: [6, 10] });
+  assert.ok(Math.abs(z[11] - (x0[11] + sinusoid(1, 1, 10))) <= 2.5e-7);
+});
+
+test('frequencies are base^(-2i/dim)', () => {
+  const w = pe.sinusoidal.frequencies({ dim: 7, base: 100 });
+  assert.equal(w.length, 4);
+  w.forEach((v, i) => assert.equal(v, 100 ** (-2 * i / 7)));
+});
+
+test('createTable caches rows for repeated adds and lookups; dispose ends it', () => {
+  const table = pe.sinusoidal.createTable({ maxLength: 64, dim: 12 });
+  assert.equal(table.rows, 64);
+  const x = new Float32Array(3 * 12);
+  table.addTo(x, { dims: [3, 12], offset: 10 });
+  assert.deepEqual(x, pe.sinusoidal.table({ length: 3, offset: 10, dim: 12 }).data);
+  assert.deepEqual(table.lookup({ positionIds: [63, 0] }).data, pe.sinusoidal.table({ positionIds: [63, 0], dim: 12 }).data);
+  throwsPosEnc(() => table.addTo(x, { dims: [3, 12], offset: 62 }), 'OUT_OF_RANGE', /offset \+ 2\) is 64/);
+  table.dispose();
+  table.dispose();
+  assert.equal(table.disposed, true);
+  throwsPosEnc(() => table.lookup({ length: 1 }), 'DISPOSED', /disposed/);
+});
+
+test('every bad argument throws a PosEncError naming it', () => {
+  const t = (opts) => () => pe.sinusoidal.table(opts);
+  throwsPosEnc(t({ length: 4 }), 'MISSING_OPTION', /'dim'/);
+  throwsPosEnc(t({ dim: 4 }), 'MISSING_OPTION', /'length'/);
+  throwsPosEnc(t({ length: 4, dim: 0 }), 'INVALID_ARGUMENT', /dim must be an integer >= 1, got 0/);
+  throwsPosEnc(t({ length: 4, dim: 2.5 }), 'INVALID_ARGUMENT', /dim/);
+  throwsPosEnc(t({ length: -1, dim: 4 }), 'INVALID_ARGUMENT', /length/);
+  throwsPosEnc(t({ length: 4, dim: '4' }), 'INVALID_TYPE', /dim must be a number/);
+  throwsPosEnc(t({ length: 4, dim: 4, base: NaN }), 'INVALID_ARGUMENT', /base/);
+  throwsPosEnc(t({ length: 4, dim: 4, base: -1 }), 'INVALID_ARGUMENT', /base must be a finite number > 0/);
+  throwsPosEnc(t({ length: 4, dim: 4, offset: Infinity }), 'INVALID_ARGUMENT', /offset/);
+  throwsPosEnc(t({ length: 4, dim: 4, layout: 'concat' }), 'INVALID_ARGUMENT', /layout must be 'interleaved' or 'half'/);
+  throwsPosEnc(t({ length: 4, dim: 4, lenght: 3 }), 'UNKNOWN_OPTION', /lenght/);
+  throwsPosEnc(t({ positionIds: [1, NaN], dim: 4 }), 'INVALID_ARGUMENT', /positionIds\[1\]/);
+  throwsPosEnc(t({ positionIds: [1, '2'], dim: 4 }), 'INVALID_TYPE', /positionIds\[1\]/);
+  throwsPosEnc(t({ positionIds: [], dim: 4 }), 'INVALID_ARGUMENT', /at least one/);
+  throwsPosEnc(t({ positionIds: [1], length: 1, dim: 4 }), 'INVALID_ARGUMENT', /either/);
+  throwsPosEnc(t({ length: 2 ** 20, dim: 2 ** 12 }), 'SIZE_OVERFLOW', /bytes/);
+  throwsPosEnc(() => pe.sinusoidal.table(null), 'INVALID_TYPE', /options must be an object/);
+  throwsPosEnc(() => pe.sinusoidal.addTo(new Float32Array(10)), 'MISSING_OPTION', /'dims'/);
+  throwsPosEnc(() => pe.sinusoidal.addTo(new Float32Array(10), { dims: [3, 4] }), 'SHAPE_MISMATCH', /10 elements, but dims \[3, 4\] need 12/);
+  throwsPosEnc(() => pe.sinusoidal.addTo([1, 2], { dims: [1, 2] }), 'INVALID_TYPE', /Float32Array/);
+  throwsPosEnc(() => pe.sinusoidal.addTo({ data: new Float64Array(4), dims: [2, 2] }), 'INVALID_TYPE', /x\.data must be a Float32Array/);
+  throwsPosEnc(() => pe.sinusoidal.addTo(new Float32Array(8), { dims: [2, 2, 2, 1] }), 'SHAPE_MISMATCH', /\[seq, dim\] or \[batch, seq, dim\]/);
+  throwsPosEnc(() => pe.sinusoidal.addTo(new Float32Array(8), { dims: [2, 4], positionIds: [1, 2, 3] }), 'SHAPE_MISMATCH', /positionIds has 3 values/);
+  // The module keeps working after every error above.
+  assert.equal(pe.sinusoidal.table({ length: 1, dim: 2 }).data[1], 1);
+});

@@ -1,0 +1,49 @@
+// Type test: the published typings, used as an ESM consumer would (through the package name).
+// `npm test` type-checks this file; each @ts-expect-error line must be a type error.
+import { createPosEnc, PosEncError, RopeCache, PositionTable } from 'posenc';
+import type { PosEnc, PosEncErrorCode, Tensor, TensorLike, RopeApplyOptions } from 'posenc';
+
+const pe: PosEnc = await createPosEnc();
+const version: string = pe.version;
+
+const table: Tensor = pe.sinusoidal.table({ length: 16, dim: 8, layout: 'half', base: 10000 });
+const data: Float32Array = table.data;
+const dims: number[] = table.dims;
+pe.sinusoidal.table({ positionIds: new BigInt64Array([1n, 2n]), dim: 8 });
+pe.sinusoidal.addTo({ data, dims }, { offset: 3 });
+// @ts-expect-error layout is 'interleaved' | 'half'
+pe.sinusoidal.table({ length: 16, dim: 8, layout: 'concat' });
+// @ts-expect-error dim is required
+pe.sinusoidal.table({ length: 16 });
+
+const q: TensorLike = { data: new Float32Array(64), dims: [1, 2, 4, 8] };
+const opts: RopeApplyOptions = { layout: 'bshd', pairing: 'interleaved', rotaryDim: 8, offset: 5 };
+pe.rope.apply(q, null, opts);
+pe.rope.apply(new Float32Array(64), new Float32Array(32), { dims: [1, 2, 4, 8], kDims: [1, 2, 2, 8], layout: 'bshd' });
+// @ts-expect-error pairing names are 'half' | 'interleaved'
+pe.rope.apply(q, null, { layout: 'bshd', pairing: 'neox' });
+// @ts-expect-error q must be float32 data
+pe.rope.apply(new Float64Array(64), null, { layout: 'bshd' });
+
+const cache: RopeCache = pe.rope.createCache({ rotaryDim: 8, maxPositions: 32 });
+cache.apply(q, null, { layout: 'bshd', positionIds: [1, 2] });
+const cos: Tensor = cache.toTensors().cos;
+cache.dispose();
+
+const learned: PositionTable = pe.learned.createTable({ data: new Float32Array(40), dims: [10, 4] });
+learned.addTo(new Float32Array(8), { dims: [2, 4], positionIds: new Int32Array([0, 9]) });
+learned.dispose();
+
+const y: Tensor = pe.rope.rotaryEmbedding(q, cos, cos, { interleaved: true, rotaryEmbeddingDim: 0 });
+
+try {
+  pe.rope.frequencies({ rotaryDim: 7 });
+} catch (error) {
+  if (error instanceof PosEncError) {
+    const code: PosEncErrorCode = error.code;
+    // @ts-expect-error codes are a closed union
+    const bad: PosEncErrorCode = 'NOT_A_CODE';
+    console.log(code, bad);
+  }
+}
+console.log(version, y, pe.PosEncError === PosEncError);

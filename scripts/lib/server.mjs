@@ -1,0 +1,74 @@
+// A small static server for the lesson page: web/ at /, the built package at /dist/.
+// Binds 127.0.0.1 only. Serves .wasm as application/wasm so browsers compile it while streaming.
+import { createReadStream, statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+
+import { ROOT } from './run.mjs';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.npy': 'application/octet-stream',
+  '.safetensors': 'application/octet-stream',
+  '.d.ts': 'text/plain; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+};
+
+const MOUNTS = [
+  ['/dist/', join(ROOT, 'dist')],
+  ['/', join(ROOT, 'web')],
+];
+
+function resolve(urlPath) {
+  for (const [prefix, dir] of MOUNTS) {
+    if (!urlPath.startsWith(prefix)) continue;
+    const rel = normalize(decodeURIComponent(urlPath.slice(prefix.length)) || 'index.html');
+    const file = join(dir, rel);
+    if (file !== dir && !file.startsWith(dir + sep)) return null; // no escaping the mount
+    return file;
+  }
+  return null;
+}
+
+/** Starts the server; resolves with { server, url } once it listens. Port 0 picks a free port. */
+export function startServer({ port = 0, host = '127.0.0.1' } = {}) {
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    let file = resolve(path.endsWith('/') ? path + 'index.html' : path);
+    let stat;
+    try {
+      stat = file && statSync(file);
+      if (stat && stat.isDirectory()) {
+        file = join(file, 'index.html');
+        stat = statSync(file);
+      }
+    } catch {
+      stat = undefined;
+    }
+    if (!file || !stat || !stat.isFile()) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-length': stat.size,
+      'cache-control': 'no-cache',
+    });
+    createReadStream(file).pipe(res);
+  });
+  return new Promise((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const { port: actual } = server.address();
+      resolvePromise({ server, url: `http://${host}:${actual}/` });
+    });
+  });
+}

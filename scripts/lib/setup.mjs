@@ -1,0 +1,66 @@
+// Set-up that `npm start`, `npm test`, `npm run build` and `npm run bench` share: install whatever
+// system packages and npm packages are missing, and nothing else. Safe to run every time.
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { ROOT, hasCommand, run } from './run.mjs';
+
+// What each piece of the toolchain is, how to tell it is there, and its Debian package.
+const TOOLS = [
+  { need: 'build', what: 'a C++ compiler', present: () => hasCommand('g++'), pkg: 'g++' },
+  { need: 'build', what: 'CMake', present: () => hasCommand('cmake'), pkg: 'cmake' },
+  { need: 'build', what: 'make', present: () => hasCommand('make'), pkg: 'make' },
+  { need: 'build', what: 'Emscripten', present: () => hasCommand('emcc'), pkg: 'emscripten' },
+  { need: 'build', what: 'Binaryen', present: () => hasCommand('wasm-opt'), pkg: 'binaryen' },
+  { need: 'build', what: 'xsimd headers', present: () => existsSync('/usr/include/xsimd/xsimd.hpp'), pkg: 'libxsimd-dev' },
+  { need: 'test', what: 'Catch2 headers', present: () => existsSync('/usr/include/catch2/catch.hpp'), pkg: 'catch2' },
+  { need: 'test', what: 'wabt (wasm-objdump)', present: () => hasCommand('wasm-objdump'), pkg: 'wabt' },
+  { need: 'test', what: 'Chromium', present: () => existsSync('/usr/bin/chromium'), pkg: 'chromium' },
+];
+
+const NEEDS = { build: ['build'], test: ['build', 'test'], bench: ['build', 'test'] };
+
+function ensureSystemPackages(profile) {
+  const wanted = NEEDS[profile];
+  const missing = TOOLS.filter((t) => wanted.includes(t.need) && !t.present());
+  if (missing.length === 0) return;
+  const pkgs = [...new Set(missing.map((t) => t.pkg))];
+  console.log(`posenc: missing ${missing.map((t) => t.what).join(', ')}; installing Debian packages: ${pkgs.join(' ')}`);
+  if (!hasCommand('apt-get')) {
+    console.error(`posenc: apt-get is not available. Install these packages (or their equivalents) and retry: ${pkgs.join(' ')}`);
+    process.exit(1);
+  }
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const sudo = isRoot ? [] : hasCommand('sudo') ? ['sudo'] : null;
+  if (sudo === null) {
+    console.error(`posenc: installing system packages needs root. Run as root:\n  apt-get update && apt-get install -y --no-install-recommends ${pkgs.join(' ')}`);
+    process.exit(1);
+  }
+  const apt = (args) => (sudo.length ? run('sudo', ['apt-get', ...args], { env: { DEBIAN_FRONTEND: 'noninteractive' } })
+    : run('apt-get', args, { env: { DEBIAN_FRONTEND: 'noninteractive' } }));
+  apt(['update', '-qq']);
+  // No recommends: chromium would pull ~90 unneeded packages and emscripten python3-numpy (TOOLCHAIN.md 1).
+  apt(['install', '-y', '-qq', '--no-install-recommends', ...pkgs]);
+}
+
+function ensureNodeModules() {
+  const lock = join(ROOT, 'package-lock.json');
+  const installed = join(ROOT, 'node_modules', '.package-lock.json');
+  if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
+  run('npm', ['ci', '--no-audit', '--no-fund']);
+}
+
+function checkNode() {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < 18) {
+    console.error(`posenc: Node.js 18 or newer is required, this is ${process.versions.node}`);
+    process.exit(1);
+  }
+}
+
+/** Installs what `profile` ('build' | 'test' | 'bench') needs and is missing. */
+export function ensureSetup(profile = 'build') {
+  checkNode();
+  ensureSystemPackages(profile);
+  ensureNodeModules();
+}

@@ -4,6 +4,12 @@
 import { PosEncError, statusError } from './errors.js';
 import type { Ptr, RawModule } from './raw-module.js';
 
+/** A tensor argument resolved by args.tensor(): its float32 data and element count. */
+interface TensorData {
+  data: Float32Array;
+  size: number;
+}
+
 /** The largest block one allocation may request (wasm32 memory is capped at 2 GiB here). */
 export const MAX_ALLOCATION_BYTES = 2 ** 31 - 1;
 
@@ -62,6 +68,20 @@ export class HeapScope {
     const ptr = this.alloc(src.length * 4, what);
     this.heap.f32(ptr, src.length).set(src);
     return ptr;
+  }
+
+  /**
+   * The heap address of a tensor argument's data for the duration of the call (today: a copy).
+   * Every family goes through this and {@link HeapScope.tensorOut}, so how tensors reach the heap
+   * is decided in one place.
+   */
+  tensorIn(t: TensorData, what: string): Ptr {
+    return this.f32In(t.data, what);
+  }
+
+  /** Makes the tensor's data reflect what the call wrote at `ptr` (the pointer tensorIn gave). */
+  tensorOut(t: TensorData, ptr: Ptr): void {
+    t.data.set(this.heap.f32(ptr, t.size));
   }
 
   /** Copies a Float64Array into a new heap block; 0 for `undefined`. */

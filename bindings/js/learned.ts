@@ -39,7 +39,7 @@ function tableArg(fn: string, table: TensorInput, tableDims: unknown) {
   if (t.dims.length !== 2) {
     throw new PosEncError('SHAPE_MISMATCH', `${fn}: table must have dims [rows, dim], got [${t.dims.join(', ')}]`);
   }
-  return { data: t.data, rows: t.dims[0]!, dim: t.dims[1]! };
+  return { data: t.data, size: t.size, rows: t.dims[0]!, dim: t.dims[1]! };
 }
 
 export function learnedApi(heap: Heap): LearnedApi {
@@ -47,7 +47,7 @@ export function learnedApi(heap: Heap): LearnedApi {
     const t = tableArg(fn, table, tableDims);
     const scope = new HeapScope(heap);
     try {
-      return body(scope.f32In(t.data, 'table'), t.rows, t.dim);
+      return body(scope.tensorIn(t, 'table'), t.rows, t.dim);
     } finally {
       scope.release();
     }

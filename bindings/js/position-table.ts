@@ -137,10 +137,10 @@ export function addRows(
   const scope = new HeapScope(heap);
   try {
     const pos = positionsOf(fn, opts, batch, seq);
-    const xPtr = scope.f32In(t.data, 'x');
+    const xPtr = scope.tensorIn(t, 'x');
     const idsPtr = scope.f64In(pos.ids, 'positionIds');
     heap.check(heap.raw.tableAdd(table, rows, dim, xPtr, batch, seq, pos.offset, idsPtr, pos.perBatch), fn);
-    t.data.set(heap.f32(xPtr, t.size));
+    scope.tensorOut(t, xPtr);
     return t.data;
   } finally {
     scope.release();

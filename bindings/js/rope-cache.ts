@@ -74,16 +74,16 @@ export class RopeCache {
     const pos = positionsOf(fn, opts, qh.batch, qh.seq);
     const scope = new HeapScope(heap);
     try {
-      const qPtr = scope.f32In(qt.data, 'q');
-      const kPtr = kt ? scope.f32In(kt.data, 'k') : 0;
+      const qPtr = scope.tensorIn(qt, 'q');
+      const kPtr = kt ? scope.tensorIn(kt, 'k') : 0;
       const idsPtr = scope.f64In(pos.ids, 'positionIds');
       heap.check(
         heap.raw.ropeApplyTable(s.cos, s.sin, s.rows, s.pairs, s.pairing, s.rotaryDim, qPtr, qh.heads, kPtr,
           kh?.heads ?? 0, qh.batch, qh.seq, qh.headDim, qh.layout, pos.offset, idsPtr, pos.perBatch),
         fn,
       );
-      qt.data.set(heap.f32(qPtr, qt.size));
-      if (kt) kt.data.set(heap.f32(kPtr, kt.size));
+      scope.tensorOut(qt, qPtr);
+      if (kt) scope.tensorOut(kt, kPtr);
     } finally {
       scope.release();
     }

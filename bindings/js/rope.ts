@@ -141,16 +141,16 @@ export function ropeApi(heap: Heap): RopeApi {
     const base = baseOf(fn, opts);
     const scope = new HeapScope(heap);
     try {
-      const qPtr = scope.f32In(qt.data, 'q');
-      const kPtr = kt ? scope.f32In(kt.data, 'k') : 0;
+      const qPtr = scope.tensorIn(qt, 'q');
+      const kPtr = kt ? scope.tensorIn(kt, 'k') : 0;
       const idsPtr = scope.f64In(pos.ids, 'positionIds');
       heap.check(
         raw.ropeApply(qPtr, qh.heads, kPtr, kh?.heads ?? 0, qh.batch, qh.seq, qh.headDim, qh.layout, pairing, rotaryDim,
           base, pos.offset, idsPtr, pos.perBatch),
         fn,
       );
-      qt.data.set(heap.f32(qPtr, qt.size));
-      if (kt) kt.data.set(heap.f32(kPtr, kt.size));
+      scope.tensorOut(qt, qPtr);
+      if (kt) scope.tensorOut(kt, kPtr);
     } finally {
       scope.release();
     }
@@ -229,9 +229,9 @@ export function ropeApi(heap: Heap): RopeApi {
     }
     const scope = new HeapScope(heap);
     try {
-      const xPtr = scope.f32In(xt.data, 'x');
-      const cosPtr = scope.f32In(cos.data, 'cosCache');
-      const sinPtr = scope.f32In(sin.data, 'sinCache');
+      const xPtr = scope.tensorIn(xt, 'x');
+      const cosPtr = scope.tensorIn(cos, 'cosCache');
+      const sinPtr = scope.tensorIn(sin, 'sinCache');
       const idsPtr = scope.f64In(pos.ids, 'positionIds');
       heap.check(
         raw.ropeApplyTable(cosPtr, sinPtr, rows, pairs, interleaved, rotaryDim, xPtr, h.heads, 0, 0, h.batch, h.seq,

@@ -113,10 +113,10 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
     const pos = positionsOf(fn, opts, batch, seq);
     const scope = new HeapScope(heap);
     try {
-      const xPtr = scope.f32In(t.data, 'x');
+      const xPtr = scope.tensorIn(t, 'x');
       const idsPtr = scope.f64In(pos.ids, 'positionIds');
       heap.check(raw.sinusoidalAdd(xPtr, batch, seq, dim, p.base, p.layout, pos.offset, idsPtr, pos.perBatch), fn);
-      t.data.set(heap.f32(xPtr, t.size));
+      scope.tensorOut(t, xPtr);
       return t.data;
     } finally {
       scope.release();

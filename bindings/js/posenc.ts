@@ -3,6 +3,8 @@ import { PosEncError } from './errors.js';
 import { Heap } from './heap.js';
 import { learnedApi } from './learned.js';
 import type { LearnedApi } from './learned.js';
+import { memoryApi } from './memory.js';
+import type { MemoryApi } from './memory.js';
 import type { RawModule } from './raw-module.js';
 import { ropeApi } from './rope.js';
 import type { RopeApi } from './rope.js';
@@ -26,6 +28,8 @@ export interface PosEnc {
   readonly learned: LearnedApi;
   /** Rotary position embeddings (RoPE). */
   readonly rope: RopeApi;
+  /** Tensors kept in WebAssembly memory, for hot loops without copies (`pe.memory.tensor(dims)`). */
+  readonly memory: MemoryApi;
 }
 
 /** Options for loading the module. */
@@ -71,5 +75,6 @@ function wrap(raw: RawModule): PosEnc {
     sinusoidal: Object.freeze(sinusoidalApi(heap)),
     learned: Object.freeze(learnedApi(heap)),
     rope: Object.freeze(ropeApi(heap)),
+    memory: Object.freeze(memoryApi(heap)),
   });
 }

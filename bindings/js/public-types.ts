@@ -15,3 +15,5 @@ export type {
   HeadLayout, RopeApi, RopeApplyOptions, RopeCacheApplyOptions, RopeCacheOptions, RopeFrequencies, RopePairing, RopeSpec,
   RotaryEmbeddingOptions,
 } from './rope.js';
+export { WasmTensor } from './memory.js';
+export type { MemoryApi } from './memory.js';

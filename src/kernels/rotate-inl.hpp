@@ -1,5 +1,11 @@
 // Vectorised RoPE pair rotations (see posenc/rope.hpp for the two pairings) and elementwise helpers.
 // Each functor is a vector body plus a scalar tail, so any length and any alignment work.
+//
+// Speed notes (measured with `npm run bench`, see tests/bench): under wasm these loops run at a few
+// instructions per vector, so loop overhead and redundant loads matter as much as memory traffic.
+//  - The *_rows kernels rotate several head rows that share one cos/sin row (the heads of a token)
+//    in one call: two rows per pass share every cos/sin load, and there is no call per row.
+//  - add is unrolled four vectors deep, like the in-place bound the benchmark compares it with.
 #pragma once
 
 #include <cstddef>
@@ -12,41 +18,81 @@ struct SwapAdjacent {
   static constexpr unsigned get(unsigned i, unsigned) { return i ^ 1u; }
 };
 
-template <class Arch>
-void rotate_half(float* x, const float* cos, const float* sin, std::size_t pairs) {
-  using B = xsimd::batch<float, Arch>;
-  float* hi = x + pairs;
+/// (lo, hi) <- (lo c - hi s, lo s + hi c) on one batch of pairs.
+template <class B>
+inline void rotate_pairs(float* lo, float* hi, const B& c, const B& s) {
+  const B a = B::load_unaligned(lo);
+  const B b = B::load_unaligned(hi);
+  xsimd::fms(a, c, b * s).store_unaligned(lo);
+  xsimd::fma(a, s, b * c).store_unaligned(hi);
+}
+
+inline void rotate_half_scalar(float* x, const float* cos, const float* sin, std::size_t from, std::size_t pairs) {
+  for (std::size_t i = from; i < pairs; ++i) {
+    const float a = x[i];
+    const float b = x[i + pairs];
+    x[i] = a * cos[i] - b * sin[i];
+    x[i + pairs] = a * sin[i] + b * cos[i];
+  }
+}
+
+/// Half pairing on two rows sharing cos/sin, from pair i0 to the end of the vector body.
+/// Unrolled two batches deep: constant offsets replace half of the address arithmetic (wasm has no
+/// indexed addressing, so each distinct pointer costs an add per iteration).
+template <class B>
+inline void rotate_half_two_rows(float* x0, float* x1, const float* cos, const float* sin, std::size_t pairs,
+                                 std::size_t body) {
+  constexpr std::size_t N = B::size;
   std::size_t i = 0;
-  for (; i + B::size <= pairs; i += B::size) {
-    const B a = B::load_unaligned(x + i);
-    const B b = B::load_unaligned(hi + i);
+  for (; i + 2 * N <= body; i += 2 * N) {
+    const B c0 = B::load_unaligned(cos + i);
+    const B c1 = B::load_unaligned(cos + i + N);
+    const B s0 = B::load_unaligned(sin + i);
+    const B s1 = B::load_unaligned(sin + i + N);
+    rotate_pairs(x0 + i, x0 + pairs + i, c0, s0);
+    rotate_pairs(x0 + i + N, x0 + pairs + i + N, c1, s1);
+    rotate_pairs(x1 + i, x1 + pairs + i, c0, s0);
+    rotate_pairs(x1 + i + N, x1 + pairs + i + N, c1, s1);
+  }
+  if (i < body) {  // one batch left
     const B c = B::load_unaligned(cos + i);
     const B s = B::load_unaligned(sin + i);
-    xsimd::fms(a, c, b * s).store_unaligned(x + i);
-    xsimd::fma(a, s, b * c).store_unaligned(hi + i);
-  }
-  for (; i < pairs; ++i) {
-    const float a = x[i];
-    const float b = hi[i];
-    x[i] = a * cos[i] - b * sin[i];
-    hi[i] = a * sin[i] + b * cos[i];
+    rotate_pairs(x0 + i, x0 + pairs + i, c, s);
+    rotate_pairs(x1 + i, x1 + pairs + i, c, s);
   }
 }
 
 template <class Arch>
-void rotate_interleaved(float* x, const float* cos2, const float* sin2, std::size_t pairs) {
+void rotate_half_rows(float* x, std::size_t rows, std::size_t stride, const float* cos, const float* sin,
+                      std::size_t pairs) {
   using B = xsimd::batch<float, Arch>;
-  using Mask = xsimd::batch<uint32_t, Arch>;
-  constexpr auto swap = xsimd::make_batch_constant<Mask, SwapAdjacent>();
-  const std::size_t lanes = 2 * pairs;
-  std::size_t i = 0;
-  for (; i + B::size <= lanes; i += B::size) {
-    const B v = B::load_unaligned(x + i);
-    const B c = B::load_unaligned(cos2 + i);
-    const B s = B::load_unaligned(sin2 + i);
-    xsimd::fma(v, c, xsimd::swizzle(v, swap) * s).store_unaligned(x + i);
+  const std::size_t body = pairs - pairs % B::size;
+  std::size_t r = 0;
+  for (; r + 2 <= rows; r += 2) {  // two rows per pass: each cos/sin batch is loaded once for both
+    float* x0 = x + r * stride;
+    float* x1 = x0 + stride;
+    rotate_half_two_rows<B>(x0, x1, cos, sin, pairs, body);
+    rotate_half_scalar(x0, cos, sin, body, pairs);
+    rotate_half_scalar(x1, cos, sin, body, pairs);
   }
-  for (; i < lanes; i += 2) {  // B::size is even, so the tail holds whole pairs
+  if (r < rows) {
+    float* x0 = x + r * stride;
+    for (std::size_t i = 0; i < body; i += B::size) {
+      rotate_pairs(x0 + i, x0 + pairs + i, B::load_unaligned(cos + i), B::load_unaligned(sin + i));
+    }
+    rotate_half_scalar(x0, cos, sin, body, pairs);
+  }
+}
+
+/// x <- x * cos2 + swap_adjacent(x) * sin2 on one batch.
+template <class B, class Swap>
+inline void rotate_adjacent(float* x, const B& c, const B& s, Swap swap) {
+  const B v = B::load_unaligned(x);
+  xsimd::fma(v, c, xsimd::swizzle(v, swap) * s).store_unaligned(x);
+}
+
+inline void rotate_interleaved_scalar(float* x, const float* cos2, const float* sin2, std::size_t from, std::size_t lanes) {
+  for (std::size_t i = from; i < lanes; i += 2) {  // B::size is even, so the tail holds whole pairs
     const float a = x[i];
     const float b = x[i + 1];
     x[i] = a * cos2[i] + b * sin2[i];
@@ -55,10 +101,86 @@ void rotate_interleaved(float* x, const float* cos2, const float* sin2, std::siz
 }
 
 template <class Arch>
-void add(float* dst, const float* src, std::size_t n) {
+void rotate_interleaved_rows(float* x, std::size_t rows, std::size_t stride, const float* cos2, const float* sin2,
+                             std::size_t pairs) {
+  using B = xsimd::batch<float, Arch>;
+  using Mask = xsimd::batch<uint32_t, Arch>;
+  constexpr auto swap = xsimd::make_batch_constant<Mask, SwapAdjacent>();
+  constexpr std::size_t N = B::size;
+  const std::size_t lanes = 2 * pairs;
+  const std::size_t body = lanes - lanes % N;
+  std::size_t r = 0;
+  for (; r + 2 <= rows; r += 2) {  // two rows per pass sharing cos2/sin2 loads, two batches deep
+    float* x0 = x + r * stride;
+    float* x1 = x0 + stride;
+    std::size_t i = 0;
+    for (; i + 2 * N <= body; i += 2 * N) {
+      const B c0 = B::load_unaligned(cos2 + i);
+      const B c1 = B::load_unaligned(cos2 + i + N);
+      const B s0 = B::load_unaligned(sin2 + i);
+      const B s1 = B::load_unaligned(sin2 + i + N);
+      rotate_adjacent(x0 + i, c0, s0, swap);
+      rotate_adjacent(x0 + i + N, c1, s1, swap);
+      rotate_adjacent(x1 + i, c0, s0, swap);
+      rotate_adjacent(x1 + i + N, c1, s1, swap);
+    }
+    if (i < body) {
+      const B c = B::load_unaligned(cos2 + i);
+      const B s = B::load_unaligned(sin2 + i);
+      rotate_adjacent(x0 + i, c, s, swap);
+      rotate_adjacent(x1 + i, c, s, swap);
+    }
+    rotate_interleaved_scalar(x0, cos2, sin2, body, lanes);
+    rotate_interleaved_scalar(x1, cos2, sin2, body, lanes);
+  }
+  if (r < rows) {
+    float* x0 = x + r * stride;
+    for (std::size_t i = 0; i < body; i += N) {
+      rotate_adjacent(x0 + i, B::load_unaligned(cos2 + i), B::load_unaligned(sin2 + i), swap);
+    }
+    rotate_interleaved_scalar(x0, cos2, sin2, body, lanes);
+  }
+}
+
+/// [c0 c1 ...], [s0 s1 ...] -> [c0 c0 c1 c1 ...], [-s0 s0 -s1 s1 ...].
+template <class Arch>
+void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2) {
   using B = xsimd::batch<float, Arch>;
   std::size_t i = 0;
-  for (; i + B::size <= n; i += B::size) {
+  if constexpr (B::size == 4) {  // zip_lo/zip_hi interleave whole registers only at 128 bits (TOOLCHAIN.md 8)
+    for (; i + 4 <= pairs; i += 4) {
+      const B c = B::load_unaligned(cos + i);
+      const B s = B::load_unaligned(sin + i);
+      xsimd::zip_lo(c, c).store_unaligned(cos2 + 2 * i);
+      xsimd::zip_hi(c, c).store_unaligned(cos2 + 2 * i + 4);
+      xsimd::zip_lo(-s, s).store_unaligned(sin2 + 2 * i);
+      xsimd::zip_hi(-s, s).store_unaligned(sin2 + 2 * i + 4);
+    }
+  }
+  for (; i < pairs; ++i) {
+    cos2[2 * i] = cos[i];
+    cos2[2 * i + 1] = cos[i];
+    sin2[2 * i] = -sin[i];
+    sin2[2 * i + 1] = sin[i];
+  }
+}
+
+template <class Arch>
+void add(float* dst, const float* src, std::size_t n) {
+  using B = xsimd::batch<float, Arch>;
+  constexpr std::size_t N = B::size;
+  std::size_t i = 0;
+  for (; i + 4 * N <= n; i += 4 * N) {
+    const B a0 = B::load_unaligned(dst + i) + B::load_unaligned(src + i);
+    const B a1 = B::load_unaligned(dst + i + N) + B::load_unaligned(src + i + N);
+    const B a2 = B::load_unaligned(dst + i + 2 * N) + B::load_unaligned(src + i + 2 * N);
+    const B a3 = B::load_unaligned(dst + i + 3 * N) + B::load_unaligned(src + i + 3 * N);
+    a0.store_unaligned(dst + i);
+    a1.store_unaligned(dst + i + N);
+    a2.store_unaligned(dst + i + 2 * N);
+    a3.store_unaligned(dst + i + 3 * N);
+  }
+  for (; i + N <= n; i += N) {
     (B::load_unaligned(dst + i) + B::load_unaligned(src + i)).store_unaligned(dst + i);
   }
   for (; i < n; ++i) dst[i] += src[i];

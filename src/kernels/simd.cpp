@@ -42,6 +42,42 @@ void phasor_step(double* c, double* s, const double* cw, const double* sw, std::
   simd::phasor_step<Arch>(c, s, cw, sw, n);
 }
 
+// The step fused with the narrowing, so each row of phasors is read and written once. Natively the
+// plain loops vectorise (vcvtpd2ps); under wasm the step and f32x4.demote_f64x2_zero are explicit.
+void phasor_step_narrow(double* c, double* s, const double* cw, const double* sw, std::size_t n, double scale,
+                        float* cos_out, float* sin_out) {
+  std::size_t i = 0;
+#if defined(__wasm_simd128__)
+  i = scale == 1.0 ? wasm::phasor_step_narrow<false>(c, s, cw, sw, n, scale, cos_out, sin_out)
+                   : wasm::phasor_step_narrow<true>(c, s, cw, sw, n, scale, cos_out, sin_out);
+#endif
+  for (; i < n; ++i) {
+    const double c0 = c[i];
+    const double s0 = s[i];
+    c[i] = c0 * cw[i] - s0 * sw[i];
+    s[i] = s0 * cw[i] + c0 * sw[i];
+    if (cos_out != nullptr) cos_out[i] = static_cast<float>(c[i] * scale);
+    if (sin_out != nullptr) sin_out[i] = static_cast<float>(s[i] * scale);
+  }
+}
+
+void phasor_step_narrow_interleave(double* c, double* s, const double* cw, const double* sw, std::size_t n,
+                                   double scale, float* dst) {
+  std::size_t i = 0;
+#if defined(__wasm_simd128__)
+  i = scale == 1.0 ? wasm::phasor_step_narrow_interleave<false>(c, s, cw, sw, n, scale, dst)
+                   : wasm::phasor_step_narrow_interleave<true>(c, s, cw, sw, n, scale, dst);
+#endif
+  for (; i < n; ++i) {
+    const double c0 = c[i];
+    const double s0 = s[i];
+    c[i] = c0 * cw[i] - s0 * sw[i];
+    s[i] = s0 * cw[i] + c0 * sw[i];
+    dst[2 * i] = static_cast<float>(s[i] * scale);
+    dst[2 * i + 1] = static_cast<float>(c[i] * scale);
+  }
+}
+
 // xsimd 8.1 has no double->float batch conversion. Natively, compilers vectorise these plain loops
 // well (vcvtpd2ps); under wasm, clang 14 scalarises them lane by lane, so the wasm build uses
 // f32x4.demote_f64x2_zero directly (see narrow-wasm-inl.hpp).
@@ -69,11 +105,25 @@ void narrow_interleave(const double* a, const double* b, std::size_t n, double s
 }
 
 void rotate_half(float* x, const float* cos, const float* sin, std::size_t pairs) {
-  simd::rotate_half<Arch>(x, cos, sin, pairs);
+  simd::rotate_half_rows<Arch>(x, 1, 0, cos, sin, pairs);
 }
 
 void rotate_interleaved(float* x, const float* cos2, const float* sin2, std::size_t pairs) {
-  simd::rotate_interleaved<Arch>(x, cos2, sin2, pairs);
+  simd::rotate_interleaved_rows<Arch>(x, 1, 0, cos2, sin2, pairs);
+}
+
+void rotate_half_rows(float* x, std::size_t rows, std::size_t stride, const float* cos, const float* sin,
+                      std::size_t pairs) {
+  simd::rotate_half_rows<Arch>(x, rows, stride, cos, sin, pairs);
+}
+
+void rotate_interleaved_rows(float* x, std::size_t rows, std::size_t stride, const float* cos2, const float* sin2,
+                             std::size_t pairs) {
+  simd::rotate_interleaved_rows<Arch>(x, rows, stride, cos2, sin2, pairs);
+}
+
+void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2) {
+  simd::expand_interleaved<Arch>(cos, sin, pairs, cos2, sin2);
 }
 
 void add(float* dst, const float* src, std::size_t n) { simd::add<Arch>(dst, src, n); }

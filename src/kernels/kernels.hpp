@@ -16,13 +16,17 @@ namespace posenc::kernels {
   void sincos(const double* angles, std::size_t n, double* sin_out, double* cos_out);              \
   /** Advances phasors one step: (c, s) <- (c cw - s sw, s cw + c sw), i.e. angle += step angle. */ \
   void phasor_step(double* c, double* s, const double* cw, const double* sw, std::size_t n);        \
-  /** phasor_step, then cos_out[i] = float(c[i] * scale) and sin_out[i] = float(s[i] * scale) from  \
-      the new values (a null output is skipped). */                                                 \
-  void phasor_step_narrow(double* c, double* s, const double* cw, const double* sw, std::size_t n,   \
-                          double scale, float* cos_out, float* sin_out);                            \
-  /** phasor_step, then dst[2i] = float(s[i] * scale), dst[2i + 1] = float(c[i] * scale). */        \
-  void phasor_step_narrow_interleave(double* c, double* s, const double* cw, const double* sw,      \
-                                     std::size_t n, double scale, float* dst);                      \
+  /** `rows` phasor steps; after step r (r < rows) writes cos_out[r * row_stride + i] =             \
+      float(c[i] * scale) and sin_out[r * row_stride + i] = float(s[i] * scale) (a null output is   \
+      skipped). c and s end at the last step. */                                                    \
+  void phasor_rows_narrow(double* c, double* s, const double* cw, const double* sw, std::size_t n,   \
+                          std::size_t rows, double scale, float* cos_out, float* sin_out,           \
+                          std::size_t row_stride);                                                  \
+  /** The same, writing [sin, cos] pairs: dst[r * row_stride + 2i] = float(s[i] * scale),           \
+      dst[r * row_stride + 2i + 1] = float(c[i] * scale). */                                        \
+  void phasor_rows_narrow_interleave(double* c, double* s, const double* cw, const double* sw,      \
+                                     std::size_t n, std::size_t rows, double scale, float* dst,     \
+                                     std::size_t row_stride);                                       \
   /** dst[i * stride] = float(src[i] * scale). */                                                   \
   void narrow(const double* src, std::size_t n, double scale, float* dst, std::size_t stride);      \
   /** dst[2i] = float(a[i] * scale), dst[2i + 1] = float(b[i] * scale): two rows interleaved. */     \

@@ -21,17 +21,21 @@ void phasor_step(double* c, double* s, const double* cw, const double* sw, std::
   }
 }
 
-void phasor_step_narrow(double* c, double* s, const double* cw, const double* sw, std::size_t n, double scale,
-                        float* cos_out, float* sin_out) {
-  phasor_step(c, s, cw, sw, n);
-  if (cos_out != nullptr) narrow(c, n, scale, cos_out, 1);
-  if (sin_out != nullptr) narrow(s, n, scale, sin_out, 1);
+void phasor_rows_narrow(double* c, double* s, const double* cw, const double* sw, std::size_t n, std::size_t rows,
+                        double scale, float* cos_out, float* sin_out, std::size_t row_stride) {
+  for (std::size_t r = 0; r < rows; ++r) {
+    phasor_step(c, s, cw, sw, n);
+    if (cos_out != nullptr) narrow(c, n, scale, cos_out + r * row_stride, 1);
+    if (sin_out != nullptr) narrow(s, n, scale, sin_out + r * row_stride, 1);
+  }
 }
 
-void phasor_step_narrow_interleave(double* c, double* s, const double* cw, const double* sw, std::size_t n,
-                                   double scale, float* dst) {
-  phasor_step(c, s, cw, sw, n);
-  narrow_interleave(s, c, n, scale, dst);
+void phasor_rows_narrow_interleave(double* c, double* s, const double* cw, const double* sw, std::size_t n,
+                                   std::size_t rows, double scale, float* dst, std::size_t row_stride) {
+  for (std::size_t r = 0; r < rows; ++r) {
+    phasor_step(c, s, cw, sw, n);
+    narrow_interleave(s, c, n, scale, dst + r * row_stride);
+  }
 }
 
 void narrow(const double* src, std::size_t n, double scale, float* dst, std::size_t stride) {

@@ -42,39 +42,44 @@ void phasor_step(double* c, double* s, const double* cw, const double* sw, std::
   simd::phasor_step<Arch>(c, s, cw, sw, n);
 }
 
-// The step fused with the narrowing, so each row of phasors is read and written once. Natively the
-// plain loops vectorise (vcvtpd2ps); under wasm the step and f32x4.demote_f64x2_zero are explicit.
-void phasor_step_narrow(double* c, double* s, const double* cw, const double* sw, std::size_t n, double scale,
-                        float* cos_out, float* sin_out) {
-  std::size_t i = 0;
+// Steps fused with the narrowing, several rows per pass, so the phasors are read and written once
+// per pass instead of once per row. Under wasm the steps run in registers (narrow-wasm-inl.hpp);
+// natively (and for the last n % 4 pairs) plain loops, one row at a time, which compilers vectorise.
+void phasor_rows_narrow(double* c, double* s, const double* cw, const double* sw, std::size_t n, std::size_t rows,
+                        double scale, float* cos_out, float* sin_out, std::size_t row_stride) {
+  std::size_t i0 = 0;
 #if defined(__wasm_simd128__)
-  i = scale == 1.0 ? wasm::phasor_step_narrow<false>(c, s, cw, sw, n, scale, cos_out, sin_out)
-                   : wasm::phasor_step_narrow<true>(c, s, cw, sw, n, scale, cos_out, sin_out);
+  i0 = scale == 1.0 ? wasm::phasor_rows_narrow<false>(c, s, cw, sw, n, rows, scale, cos_out, sin_out, row_stride)
+                    : wasm::phasor_rows_narrow<true>(c, s, cw, sw, n, rows, scale, cos_out, sin_out, row_stride);
 #endif
-  for (; i < n; ++i) {
-    const double c0 = c[i];
-    const double s0 = s[i];
-    c[i] = c0 * cw[i] - s0 * sw[i];
-    s[i] = s0 * cw[i] + c0 * sw[i];
-    if (cos_out != nullptr) cos_out[i] = static_cast<float>(c[i] * scale);
-    if (sin_out != nullptr) sin_out[i] = static_cast<float>(s[i] * scale);
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t i = i0; i < n; ++i) {
+      const double c0 = c[i];
+      const double s0 = s[i];
+      c[i] = c0 * cw[i] - s0 * sw[i];
+      s[i] = s0 * cw[i] + c0 * sw[i];
+      if (cos_out != nullptr) cos_out[r * row_stride + i] = static_cast<float>(c[i] * scale);
+      if (sin_out != nullptr) sin_out[r * row_stride + i] = static_cast<float>(s[i] * scale);
+    }
   }
 }
 
-void phasor_step_narrow_interleave(double* c, double* s, const double* cw, const double* sw, std::size_t n,
-                                   double scale, float* dst) {
-  std::size_t i = 0;
+void phasor_rows_narrow_interleave(double* c, double* s, const double* cw, const double* sw, std::size_t n,
+                                   std::size_t rows, double scale, float* dst, std::size_t row_stride) {
+  std::size_t i0 = 0;
 #if defined(__wasm_simd128__)
-  i = scale == 1.0 ? wasm::phasor_step_narrow_interleave<false>(c, s, cw, sw, n, scale, dst)
-                   : wasm::phasor_step_narrow_interleave<true>(c, s, cw, sw, n, scale, dst);
+  i0 = scale == 1.0 ? wasm::phasor_rows_narrow_interleave<false>(c, s, cw, sw, n, rows, scale, dst, row_stride)
+                    : wasm::phasor_rows_narrow_interleave<true>(c, s, cw, sw, n, rows, scale, dst, row_stride);
 #endif
-  for (; i < n; ++i) {
-    const double c0 = c[i];
-    const double s0 = s[i];
-    c[i] = c0 * cw[i] - s0 * sw[i];
-    s[i] = s0 * cw[i] + c0 * sw[i];
-    dst[2 * i] = static_cast<float>(s[i] * scale);
-    dst[2 * i + 1] = static_cast<float>(c[i] * scale);
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t i = i0; i < n; ++i) {
+      const double c0 = c[i];
+      const double s0 = s[i];
+      c[i] = c0 * cw[i] - s0 * sw[i];
+      s[i] = s0 * cw[i] + c0 * sw[i];
+      dst[r * row_stride + 2 * i] = static_cast<float>(s[i] * scale);
+      dst[r * row_stride + 2 * i + 1] = static_cast<float>(c[i] * scale);
+    }
   }
 }
 

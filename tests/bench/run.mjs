@@ -98,6 +98,7 @@ async function runCase(kernel, c, env, opts) {
   }
 
   const bounds = env.bounds.prepare(c.bytes);
+  if (!bounds.check()) throw new Error('bench: the bound module computed a wrong result');
   const runnables = [
     ...instances.map(({ k, inst }) => ({ id: k.id, run: inst.run, async: inst.async })),
     ...BOUNDS.map((b) => ({ id: `bound:${b}`, run: bounds[b] })),
@@ -123,7 +124,7 @@ async function runCase(kernel, c, env, opts) {
   };
   const rows = [
     ...instances.map((i) => row(i.k.id, i.k.label, 'contender', i.k.peer, i.maxErr)),
-    ...BOUNDS.map((b) => row(`bound:${b}`, { fill: 'memory.fill', copy: 'memory.copy', rmw: 'SIMD in-place pass' }[b], 'bound', undefined)),
+    ...BOUNDS.map((b) => row(`bound:${b}`, { fill: 'memory.fill', copy: 'memory.copy', rmw: 'SIMD in-place pass', add: 'SIMD in-place add of a 2nd input' }[b], 'bound', undefined)),
   ];
   return { kernel: kernel.id, id: c.id, label: c.label, bytes: c.bytes, params: c.params, rows };
 }
@@ -138,7 +139,7 @@ function evaluateTargets(kernels, cases) {
           const r = c.rows.find((x) => x.id === rowId);
           if (!r) continue;
           const v = t.measure(r);
-          results.push({ caseId: c.id, rowId, value: v, ok: v !== undefined && t.pass(v), formatted: v === undefined ? 'n/a' : t.format(v) });
+          results.push({ caseId: c.id, rowId, value: v, ok: v !== undefined && t.pass(v), formatted: v === undefined ? 'n/a' : t.format(v, r) });
         }
       }
       if (results.length) out.push({ kernel: kernel.id, text: t.text, results });

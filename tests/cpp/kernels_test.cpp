@@ -217,10 +217,11 @@ TEST_CASE("expand_interleaved matches the reference for every width and alignmen
   }
 }
 
-TEST_CASE("phasor_step_narrow and phasor_step_narrow_interleave match the reference for every width", "[kernels][trig]") {
+TEST_CASE("phasor_rows_narrow and phasor_rows_narrow_interleave match the reference for every width", "[kernels][trig]") {
   for (std::size_t n = 0; n <= kMaxWidth; ++n) {
     for (std::size_t shift = 0; shift <= 3; ++shift) {
-      for (double scale : {1.0, 0.8125}) {
+      for (std::size_t rows : {1, 2, 5}) {
+        const double scale = rows == 2 ? 0.8125 : 1.0;
         std::vector<double> c(n + shift), s(n + shift), cw(n + shift), sw(n + shift);
         for (std::size_t i = 0; i < n + shift; ++i) {
           c[i] = std::cos(0.3 * i);
@@ -228,40 +229,42 @@ TEST_CASE("phasor_step_narrow and phasor_step_narrow_interleave match the refere
           cw[i] = std::cos(0.01 * i + 0.2);
           sw[i] = std::sin(0.01 * i + 0.2);
         }
-        INFO("n " << n << " shift " << shift << " scale " << scale);
-        // Fused multiply-adds (native FMA builds) may move the doubles by an ulp and a float by one rounding step.
+        INFO("n " << n << " shift " << shift << " rows " << rows);
+        // Fused multiply-adds (native FMA builds) may move the doubles by an ulp per step and a float
+        // by one rounding step.
         auto check = [&](const std::vector<double>& a, const std::vector<double>& b) {
-          for (std::size_t i = 0; i < a.size(); ++i) REQUIRE(std::fabs(a[i] - b[i]) <= 4e-16);
+          for (std::size_t i = 0; i < a.size(); ++i) REQUIRE(std::fabs(a[i] - b[i]) <= 4e-16 * rows);
         };
         auto check_f = [&](const std::vector<float>& a, const std::vector<float>& b) {
           for (std::size_t i = 0; i < a.size(); ++i) REQUIRE(std::fabs(a[i] - b[i]) <= 6e-8);
         };
+        const std::size_t stride = n + shift + 3;  // rows farther apart than their width: gaps stay untouched
         {
           auto c1 = c, s1 = s, c2 = c, s2 = s;
-          std::vector<float> co(n + shift + 1, -7.0f), so = co, rco = co, rso = co;
-          k::phasor_step_narrow(c1.data() + shift, s1.data() + shift, cw.data() + shift, sw.data() + shift, n, scale,
-                                co.data() + shift, so.data() + shift);
-          k::reference::phasor_step_narrow(c2.data() + shift, s2.data() + shift, cw.data() + shift, sw.data() + shift, n,
-                                           scale, rco.data() + shift, rso.data() + shift);
+          std::vector<float> co(rows * stride + shift + 1, -7.0f), so = co, rco = co, rso = co;
+          k::phasor_rows_narrow(c1.data() + shift, s1.data() + shift, cw.data() + shift, sw.data() + shift, n, rows,
+                                scale, co.data() + shift, so.data() + shift, stride);
+          k::reference::phasor_rows_narrow(c2.data() + shift, s2.data() + shift, cw.data() + shift, sw.data() + shift,
+                                           n, rows, scale, rco.data() + shift, rso.data() + shift, stride);
           check(c1, c2);
           check(s1, s2);
           check_f(co, rco);
           check_f(so, rso);
           // A null output is skipped; the phasors still advance.
           auto c3 = c, s3 = s;
-          std::vector<float> only(n + shift + 1, -7.0f);
-          k::phasor_step_narrow(c3.data() + shift, s3.data() + shift, cw.data() + shift, sw.data() + shift, n, scale,
-                                nullptr, only.data() + shift);
+          std::vector<float> only(rows * stride + shift + 1, -7.0f);
+          k::phasor_rows_narrow(c3.data() + shift, s3.data() + shift, cw.data() + shift, sw.data() + shift, n, rows,
+                                scale, nullptr, only.data() + shift, stride);
           check(c3, c2);
           check_f(only, rso);
         }
         {
           auto c1 = c, s1 = s, c2 = c, s2 = s;
-          std::vector<float> out(2 * (n + shift) + 1, -7.0f), ref = out;
-          k::phasor_step_narrow_interleave(c1.data() + shift, s1.data() + shift, cw.data() + shift, sw.data() + shift, n,
-                                           scale, out.data() + shift);
-          k::reference::phasor_step_narrow_interleave(c2.data() + shift, s2.data() + shift, cw.data() + shift,
-                                                      sw.data() + shift, n, scale, ref.data() + shift);
+          std::vector<float> out(rows * 2 * stride + shift + 1, -7.0f), ref = out;
+          k::phasor_rows_narrow_interleave(c1.data() + shift, s1.data() + shift, cw.data() + shift, sw.data() + shift,
+                                           n, rows, scale, out.data() + shift, 2 * stride);
+          k::reference::phasor_rows_narrow_interleave(c2.data() + shift, s2.data() + shift, cw.data() + shift,
+                                                      sw.data() + shift, n, rows, scale, ref.data() + shift, 2 * stride);
           check(c1, c2);
           check(s1, s2);
           check_f(out, ref);

@@ -3,7 +3,9 @@
 //   copy  - memory.copy of those bytes (read them once, write them once),
 //   rmw   - an in-place SIMD read-modify-write pass over them: v128.load, f32x4.mul, f32x4.add,
 //           v128.store, unrolled four times (64 bytes per iteration), i.e. the fastest an in-place
-//           kernel that touches each float once can be.
+//           kernel that touches each float once can be,
+//   add   - the same in-place pass with a second input read alongside (x += t): the fastest an
+//           add-in-place of a cached table can be, since it must read the table too.
 // The module is assembled here from bytes (no build step, nothing committed but this source) and
 // checked with WebAssembly.validate; it owns its memory, which grows to fit the largest case.
 
@@ -57,10 +59,10 @@ function slebSmall(v) {
   }
 }
 
-/** The module: memory (exported), fill(dst, n), copy(dst, src, n), rmw(ptr, n) with n a multiple of 64. */
+/** The module: memory (exported), fill(dst, n), copy(dst, src, n), rmw(ptr, n), add(dst, src, n); n a multiple of 64 for the last two. */
 function moduleBytes() {
-  // fill(dst, n): memory.fill(dst, 0x3f, n)  (0x3f3f3f3f = 0.747 as a float)
-  const fill = [...op.localGet(0), ...op.i32Const(0x3f), ...op.localGet(1), ...op.memoryFill, ...op.end];
+  // fill(dst, n): memory.fill(dst, 0, n)
+  const fill = [...op.localGet(0), ...op.i32Const(0), ...op.localGet(1), ...op.memoryFill, ...op.end];
   // copy(dst, src, n)
   const copy = [...op.localGet(0), ...op.localGet(1), ...op.localGet(2), ...op.memoryCopy, ...op.end];
   // rmw(p, n): end = p + n; do { 4 x (v = load(p + 16j); store(p + 16j, v * -1 + 0)) ; p += 64 } while (p < end)
@@ -77,6 +79,21 @@ function moduleBytes() {
     ...op.localGet(P), ...op.i32Const(64), ...op.i32Add, ...op.localTee(P), ...op.localGet(END), ...op.i32LtU, ...op.brIf(0),
     ...op.end, ...op.end, ...op.end,
   ];
+  // add(d, s, n): end = d + n; do { 4 x (store(d + 16j, load(d + 16j) + load(s + 16j))); d += 64; s += 64 } while (d < end)
+  const D = 0, S = 1, AN = 2, AEND = 3;
+  const addBody = [];
+  for (let j = 0; j < 4; j++) {
+    addBody.push(...op.localGet(D), ...op.localGet(D), ...op.v128Load(16 * j), ...op.localGet(S), ...op.v128Load(16 * j),
+      ...op.f32x4Add, ...op.v128Store(16 * j));
+  }
+  const add = [
+    ...op.localGet(D), ...op.localGet(AN), ...op.i32Add, ...op.localSet(AEND),
+    ...op.block, ...op.localGet(AN), ...[0x45], ...op.brIf(0),
+    ...op.loop, ...addBody,
+    ...op.localGet(S), ...op.i32Const(64), ...op.i32Add, ...op.localSet(S),
+    ...op.localGet(D), ...op.i32Const(64), ...op.i32Add, ...op.localTee(D), ...op.localGet(AEND), ...op.i32LtU, ...op.brIf(0),
+    ...op.end, ...op.end, ...op.end,
+  ];
   const code = (locals, instrs) => {
     const fn = [...vec(locals), ...instrs];
     return [...uleb(fn.length), ...fn];
@@ -84,12 +101,13 @@ function moduleBytes() {
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, vec([[0x60, ...vec([[I32], [I32]]), 0x00], [0x60, ...vec([[I32], [I32], [I32]]), 0x00]])), // types
-    ...section(3, vec([[0x00], [0x01], [0x00]])), // fill: t0, copy: t1, rmw: t0
+    ...section(3, vec([[0x00], [0x01], [0x00], [0x01]])), // fill: t0, copy: t1, rmw: t0, add: t1
     ...section(5, vec([[0x00, ...uleb(1)]])), // memory: min 1 page, no max
     ...section(7, vec([
       [...str('memory'), 0x02, 0x00], [...str('fill'), 0x00, 0x00], [...str('copy'), 0x00, 0x01], [...str('rmw'), 0x00, 0x02],
+      [...str('add'), 0x00, 0x03],
     ])),
-    ...section(10, vec([code([], fill), code([], copy), code([[1, I32]], rmw)])),
+    ...section(10, vec([code([], fill), code([], copy), code([[1, I32]], rmw), code([[1, I32]], add)])),
   ]);
 }
 
@@ -98,7 +116,7 @@ export async function createBounds() {
   const bytes = moduleBytes();
   if (!WebAssembly.validate(bytes)) throw new Error('bench: the bound module does not validate');
   const { instance } = await WebAssembly.instantiate(bytes);
-  const { memory, fill, copy, rmw } = instance.exports;
+  const { memory, fill, copy, rmw, add } = instance.exports;
   return {
     /** Bounds over `n` bytes: two 64-byte-aligned regions, the second initialised to floats ~1. */
     prepare(n) {
@@ -108,15 +126,24 @@ export async function createBounds() {
       const a = 64;
       const b = 64 + padded;
       new Float32Array(memory.buffer, b, padded / 4).fill(1.25);
+      new Float32Array(memory.buffer, a, padded / 4).fill(0);
       return {
         fill: () => fill(a, n),
         copy: () => copy(a, b, n),
         rmw: () => rmw(b, padded),
-        rmwCheck() {
-          const v = new Float32Array(memory.buffer, b, 4);
-          const before = v[0];
+        add: () => add(b, a, padded), // b += a, where a holds zeros (fill writes zero bytes)
+        /** Whether rmw and add compute what they should (x -> -x; x += 0). */
+        check() {
+          const v = () => new Float32Array(memory.buffer, b, 4)[3];
+          const before = v();
           rmw(b, padded);
-          return new Float32Array(memory.buffer, b, 4)[0] === -before;
+          const negated = v() === -before;
+          new Float32Array(memory.buffer, a, 4).fill(0.5);
+          add(b, a, padded);
+          const added = v() === 0.5 - before;
+          new Float32Array(memory.buffer, a, padded / 4).fill(0);
+          rmw(b, padded);
+          return negated && added && v() === before - 0.5;
         },
       };
     },

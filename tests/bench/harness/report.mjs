@@ -8,7 +8,7 @@ export const PEERS = [
   { id: 'tfjs', label: 'tfjs' },
   { id: 'ort', label: 'ORT' },
 ];
-export const BOUNDS = ['fill', 'copy', 'rmw'];
+export const BOUNDS = ['fill', 'copy', 'rmw', 'add'];
 
 export function formatTime(ms) {
   if (ms < 1e-3) return `${(ms * 1e6).toFixed(0)} ns`;

@@ -4,7 +4,8 @@
 // Speed notes (measured with `npm run bench`, see tests/bench): under wasm these loops run at a few
 // instructions per vector, so loop overhead and redundant loads matter as much as memory traffic.
 //  - The *_rows kernels rotate several head rows that share one cos/sin row (the heads of a token)
-//    in one call: two rows per pass share every cos/sin load, and there is no call per row.
+//    in one call: four batches of cos/sin are loaded once and applied to every row, and there is
+//    no call per row.
 //  - add is unrolled four vectors deep, like the in-place bound the benchmark compares it with.
 #pragma once
 
@@ -36,51 +37,36 @@ inline void rotate_half_scalar(float* x, const float* cos, const float* sin, std
   }
 }
 
-/// Half pairing on two rows sharing cos/sin, from pair i0 to the end of the vector body.
-/// Unrolled two batches deep: constant offsets replace half of the address arithmetic (wasm has no
-/// indexed addressing, so each distinct pointer costs an add per iteration).
-template <class B>
-inline void rotate_half_two_rows(float* x0, float* x1, const float* cos, const float* sin, std::size_t pairs,
-                                 std::size_t body) {
-  constexpr std::size_t N = B::size;
-  std::size_t i = 0;
-  for (; i + 2 * N <= body; i += 2 * N) {
-    const B c0 = B::load_unaligned(cos + i);
-    const B c1 = B::load_unaligned(cos + i + N);
-    const B s0 = B::load_unaligned(sin + i);
-    const B s1 = B::load_unaligned(sin + i + N);
-    rotate_pairs(x0 + i, x0 + pairs + i, c0, s0);
-    rotate_pairs(x0 + i + N, x0 + pairs + i + N, c1, s1);
-    rotate_pairs(x1 + i, x1 + pairs + i, c0, s0);
-    rotate_pairs(x1 + i + N, x1 + pairs + i + N, c1, s1);
-  }
-  if (i < body) {  // one batch left
-    const B c = B::load_unaligned(cos + i);
-    const B s = B::load_unaligned(sin + i);
-    rotate_pairs(x0 + i, x0 + pairs + i, c, s);
-    rotate_pairs(x1 + i, x1 + pairs + i, c, s);
-  }
-}
-
 template <class Arch>
 void rotate_half_rows(float* x, std::size_t rows, std::size_t stride, const float* cos, const float* sin,
                       std::size_t pairs) {
   using B = xsimd::batch<float, Arch>;
-  const std::size_t body = pairs - pairs % B::size;
-  std::size_t r = 0;
-  for (; r + 2 <= rows; r += 2) {  // two rows per pass: each cos/sin batch is loaded once for both
-    float* x0 = x + r * stride;
-    float* x1 = x0 + stride;
-    rotate_half_two_rows<B>(x0, x1, cos, sin, pairs, body);
-    rotate_half_scalar(x0, cos, sin, body, pairs);
-    rotate_half_scalar(x1, cos, sin, body, pairs);
-  }
-  if (r < rows) {
-    float* x0 = x + r * stride;
-    for (std::size_t i = 0; i < body; i += B::size) {
-      rotate_pairs(x0 + i, x0 + pairs + i, B::load_unaligned(cos + i), B::load_unaligned(sin + i));
+  constexpr std::size_t N = B::size;
+  std::size_t i = 0;
+  // Four batches of cos/sin stay in registers while every row is rotated with them: per row only
+  // the row's own loads and stores, and one pointer bump (the batches sit at constant offsets).
+  for (; i + 4 * N <= pairs; i += 4 * N) {
+    const B c0 = B::load_unaligned(cos + i), c1 = B::load_unaligned(cos + i + N);
+    const B c2 = B::load_unaligned(cos + i + 2 * N), c3 = B::load_unaligned(cos + i + 3 * N);
+    const B s0 = B::load_unaligned(sin + i), s1 = B::load_unaligned(sin + i + N);
+    const B s2 = B::load_unaligned(sin + i + 2 * N), s3 = B::load_unaligned(sin + i + 3 * N);
+    float* p = x + i;
+    for (std::size_t r = 0; r < rows; ++r, p += stride) {
+      float* q = p + pairs;
+      rotate_pairs(p, q, c0, s0);
+      rotate_pairs(p + N, q + N, c1, s1);
+      rotate_pairs(p + 2 * N, q + 2 * N, c2, s2);
+      rotate_pairs(p + 3 * N, q + 3 * N, c3, s3);
     }
-    rotate_half_scalar(x0, cos, sin, body, pairs);
+  }
+  for (; i + N <= pairs; i += N) {
+    const B c = B::load_unaligned(cos + i);
+    const B s = B::load_unaligned(sin + i);
+    float* p = x + i;
+    for (std::size_t r = 0; r < rows; ++r, p += stride) rotate_pairs(p, p + pairs, c, s);
+  }
+  if (i < pairs) {
+    for (std::size_t r = 0; r < rows; ++r) rotate_half_scalar(x + r * stride, cos, sin, i, pairs);
   }
 }
 
@@ -108,37 +94,28 @@ void rotate_interleaved_rows(float* x, std::size_t rows, std::size_t stride, con
   constexpr auto swap = xsimd::make_batch_constant<Mask, SwapAdjacent>();
   constexpr std::size_t N = B::size;
   const std::size_t lanes = 2 * pairs;
-  const std::size_t body = lanes - lanes % N;
-  std::size_t r = 0;
-  for (; r + 2 <= rows; r += 2) {  // two rows per pass sharing cos2/sin2 loads, two batches deep
-    float* x0 = x + r * stride;
-    float* x1 = x0 + stride;
-    std::size_t i = 0;
-    for (; i + 2 * N <= body; i += 2 * N) {
-      const B c0 = B::load_unaligned(cos2 + i);
-      const B c1 = B::load_unaligned(cos2 + i + N);
-      const B s0 = B::load_unaligned(sin2 + i);
-      const B s1 = B::load_unaligned(sin2 + i + N);
-      rotate_adjacent(x0 + i, c0, s0, swap);
-      rotate_adjacent(x0 + i + N, c1, s1, swap);
-      rotate_adjacent(x1 + i, c0, s0, swap);
-      rotate_adjacent(x1 + i + N, c1, s1, swap);
+  std::size_t i = 0;
+  for (; i + 4 * N <= lanes; i += 4 * N) {  // as in rotate_half_rows: cos2/sin2 in registers, rows inside
+    const B c0 = B::load_unaligned(cos2 + i), c1 = B::load_unaligned(cos2 + i + N);
+    const B c2 = B::load_unaligned(cos2 + i + 2 * N), c3 = B::load_unaligned(cos2 + i + 3 * N);
+    const B s0 = B::load_unaligned(sin2 + i), s1 = B::load_unaligned(sin2 + i + N);
+    const B s2 = B::load_unaligned(sin2 + i + 2 * N), s3 = B::load_unaligned(sin2 + i + 3 * N);
+    float* p = x + i;
+    for (std::size_t r = 0; r < rows; ++r, p += stride) {
+      rotate_adjacent(p, c0, s0, swap);
+      rotate_adjacent(p + N, c1, s1, swap);
+      rotate_adjacent(p + 2 * N, c2, s2, swap);
+      rotate_adjacent(p + 3 * N, c3, s3, swap);
     }
-    if (i < body) {
-      const B c = B::load_unaligned(cos2 + i);
-      const B s = B::load_unaligned(sin2 + i);
-      rotate_adjacent(x0 + i, c, s, swap);
-      rotate_adjacent(x1 + i, c, s, swap);
-    }
-    rotate_interleaved_scalar(x0, cos2, sin2, body, lanes);
-    rotate_interleaved_scalar(x1, cos2, sin2, body, lanes);
   }
-  if (r < rows) {
-    float* x0 = x + r * stride;
-    for (std::size_t i = 0; i < body; i += N) {
-      rotate_adjacent(x0 + i, B::load_unaligned(cos2 + i), B::load_unaligned(sin2 + i), swap);
-    }
-    rotate_interleaved_scalar(x0, cos2, sin2, body, lanes);
+  for (; i + N <= lanes; i += N) {
+    const B c = B::load_unaligned(cos2 + i);
+    const B s = B::load_unaligned(sin2 + i);
+    float* p = x + i;
+    for (std::size_t r = 0; r < rows; ++r, p += stride) rotate_adjacent(p, c, s, swap);
+  }
+  if (i < lanes) {
+    for (std::size_t r = 0; r < rows; ++r) rotate_interleaved_scalar(x + r * stride, cos2, sin2, i, lanes);
   }
 }
 

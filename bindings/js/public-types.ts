@@ -12,6 +12,9 @@ export type {
 export type { LearnedAddOptions, LearnedApi, LearnedLookupOptions } from './learned.js';
 export { RopeCache } from './rope.js';
 export type {
-  HeadLayout, RopeApi, RopeApplyOptions, RopeCacheApplyOptions, RopeCacheOptions, RopeFrequencies, RopePairing, RopeSpec,
-  RotaryEmbeddingOptions,
+  DefaultRopeScaling, DynamicRopeScaling, Float64Tensor, HeadLayout, LinearRopeScaling, Llama3Band, Llama3RopeScaling,
+  LongRopeScaling, NtkRopeScaling, Rope2dOptions, RopeApi, RopeApplyOptions, RopeCacheApplyOptions, RopeCacheOptions,
+  RopeConfigOptions, RopeFrequencies, RopeLengthOptions, RopeModelSpec, RopeMultimodalOptions, RopePairing, RopeScaling,
+  RopeScalingType, RopeSpec, RopeXPosOptions, RotaryEmbeddingOptions, YarnRopeScaling,
 } from './rope.js';
+export type { Rope2dFrequencies } from './rope-forms.js';

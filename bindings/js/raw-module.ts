@@ -27,16 +27,42 @@ export interface RawModule {
     perBatch: boolean,
   ): number;
 
-  /** Writes rotaryDim/2 inverse frequencies, then the attention factor, at `out`. */
-  ropeFrequencies(rotaryDim: number, base: number, out: Ptr): number;
+  /**
+   * Writes the frequencies of a RoPE spec at `out`: rotaryDim/2 inverse frequencies, then the
+   * attention factor and the variant diagnostics (layout in bindings/embind/rope_bindings.cpp).
+   * `scaling` is a scaling block (rope-spec.ts) or 0; `seqLen` NaN means absent.
+   */
+  ropeFrequencies(rotaryDim: number, base: number, scaling: Ptr, seqLen: number, out: Ptr): number;
   ropeApply(
     q: Ptr, qHeads: number, k: Ptr, kHeads: number, batch: number, seq: number, headDim: number, layout: number,
-    pairing: number, rotaryDim: number, base: number, offset: number, ids: Ptr, perBatch: boolean,
+    pairing: number, rotaryDim: number, base: number, scaling: Ptr, seqLen: number, offset: number, ids: Ptr,
+    perBatch: boolean,
   ): number;
+  /** Writes count * rotaryDim/2 angles (position * inverse frequency) at `out`. */
+  ropeAngles(rotaryDim: number, base: number, scaling: Ptr, seqLen: number, ids: Ptr, count: number, out: Ptr): number;
   ropeFillTable(rotaryDim: number, invFreq: Ptr, attentionFactor: number, rows: number, cos: Ptr, sin: Ptr): number;
   ropeApplyTable(
     cos: Ptr, sin: Ptr, rows: number, pairs: number, pairing: number, rotaryDim: number, q: Ptr, qHeads: number,
     k: Ptr, kHeads: number, batch: number, seq: number, headDim: number, layout: number, offset: number, ids: Ptr,
     perBatch: boolean,
+  ): number;
+
+  /** 2-D axial RoPE; with ids = 0 the positions are the gridRows x gridCols grid in row-major order. */
+  ropeApplyAxial(
+    q: Ptr, qHeads: number, k: Ptr, kHeads: number, batch: number, seq: number, headDim: number, layout: number,
+    rotaryDim: number, base: number, freqs: number, maxFreq: number, ids: Ptr, perBatch: boolean, gridRows: number,
+    gridCols: number,
+  ): number;
+  /** M-RoPE; `sections` holds sectionCount doubles; ids are axis-major [sections, (batch,) seq]. */
+  ropeApplyMultimodal(
+    q: Ptr, qHeads: number, k: Ptr, kHeads: number, batch: number, seq: number, headDim: number, layout: number,
+    pairing: number, rotaryDim: number, base: number, scaling: Ptr, seqLen: number, sections: Ptr,
+    sectionCount: number, offset: number, ids: Ptr, perBatch: boolean,
+  ): number;
+  /** xPos; `center` NaN means floor(seq / 2). */
+  ropeApplyXPos(
+    q: Ptr, qHeads: number, k: Ptr, kHeads: number, batch: number, seq: number, headDim: number, layout: number,
+    pairing: number, rotaryDim: number, base: number, scaling: Ptr, seqLen: number, gamma: number, scaleBase: number,
+    center: number, offset: number, ids: Ptr, perBatch: boolean,
   ): number;
 }

@@ -119,10 +119,13 @@ function languageModel(config: Obj): { c: Fields; top: Fields } {
 /** The RoPE parameter dictionary: v5 `rope_parameters` (possibly per layer type) or `rope_scaling`. */
 function ropeParameters(c: Fields, layerType: string | undefined): Fields | undefined {
   const rp = c.obj.rope_parameters;
+  const perLayer = isObject(rp) && Object.keys(rp).length > 0 && Object.keys(rp).every((k) => isObject(rp[k]));
+  if (layerType !== undefined && !perLayer) {
+    throw new PosEncError('INVALID_ARGUMENT', `rope.fromConfig: layerType '${layerType}' was given, but the config has no per-layer-type rope_parameters`);
+  }
   if (rp !== undefined && rp !== null) {
     if (!isObject(rp)) throw invalid(`${c.name('rope_parameters')} must be an object, got ${args.describe(rp)}`);
     const keys = Object.keys(rp);
-    const perLayer = keys.length > 0 && keys.every((k) => isObject(rp[k]));
     if (!perLayer) return new Fields(rp, c.name('rope_parameters'));
     if (layerType === undefined) {
       if (keys.length !== 1) {
@@ -241,7 +244,10 @@ function scalingOf(type: RopeScaling['type'], p: Fields, c: Fields, top: Fields,
 export function fromConfig(config: object | string, options?: RopeConfigOptions): RopeModelSpec {
   const fn = 'rope.fromConfig';
   const opts = args.options(fn, options, ['layerType'], true);
-  const layerType = opts.layerType === undefined ? undefined : String(opts.layerType);
+  if (opts.layerType !== undefined && typeof opts.layerType !== 'string') {
+    throw new PosEncError('INVALID_TYPE', `${fn}: layerType must be a string, got ${args.describe(opts.layerType)}`);
+  }
+  const layerType = opts.layerType as string | undefined;
   let parsed: unknown = config;
   if (typeof config === 'string') {
     try {

@@ -211,6 +211,10 @@ export function parseScaling(fn: string, value: unknown): ParsedScaling {
   };
   if (type === 'linear' || type === 'ntk' || type === 'dynamic') need('factor');
   if (type === 'dynamic') need('maxPositionEmbeddings');
+  if (type === 'longrope') {
+    need('shortFactor');
+    need('longFactor');
+  }
   if ((type === 'yarn' || type === 'longrope') && !has('originalMaxPositionEmbeddings') && !has('maxPositionEmbeddings')) {
     throw new PosEncError('MISSING_OPTION', `${fn}: option 'scaling.originalMaxPositionEmbeddings' (or 'scaling.maxPositionEmbeddings') is required for scaling type '${type}'`);
   }
@@ -218,8 +222,6 @@ export function parseScaling(fn: string, value: unknown): ParsedScaling {
     need('factor', "for scaling type 'yarn' unless maxPositionEmbeddings and originalMaxPositionEmbeddings are both given");
   }
   if (type === 'longrope') {
-    need('shortFactor');
-    need('longFactor');
     if (!has('factor') && !has('maxPositionEmbeddings') && !has('attentionFactor')) {
       need('factor', "for scaling type 'longrope' unless maxPositionEmbeddings or attentionFactor is given");
     }

@@ -99,6 +99,8 @@ test('partial rotary: GPT-NeoX 0.25 (rotary_pct), Phi-2 0.4, GPT-J rotary_dim 64
   assert.deepEqual(neox, { headDim: 96, rotaryDim: 24, base: 10000, pairing: 'half' });
   const phi2 = pe.rope.fromConfig({ model_type: 'phi', hidden_size: 2560, num_attention_heads: 32, partial_rotary_factor: 0.4, rope_theta: 10000.0 });
   assert.deepEqual(phi2, { headDim: 80, rotaryDim: 32, base: 10000, pairing: 'half' });
+  const truncated = pe.rope.fromConfig({ hidden_size: 1024, num_attention_heads: 8, partial_rotary_factor: 0.38 });
+  assert.equal(truncated.rotaryDim, 48, 'int(128 * 0.38) = int(48.64) = 48, as Python truncates');
   const gptj = pe.rope.fromConfig({ model_type: 'gptj', n_embd: 4096, n_head: 16, rotary_dim: 64, n_positions: 2048 });
   assert.deepEqual(gptj, { headDim: 256, rotaryDim: 64, base: 10000, pairing: 'interleaved' });
   const q0 = randomFloats(2 * 80, 5);

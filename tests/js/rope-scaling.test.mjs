@@ -241,7 +241,9 @@ test('a cache of a scaled spec bakes the attention factor and matches apply', ()
     }
   };
   const short = cosOf({ rotaryDim: 96, scaling: phi35, maxPositions: 4096 });
-  const long = cosOf({ rotaryDim: 96, scaling: phi35, maxPositions: 4096, seqLen: 5000 });
+  const long = cosOf({ rotaryDim: 96, scaling: phi35, maxPositions: 4097 });
+  assert.deepEqual(cosOf({ rotaryDim: 96, scaling: phi35, maxPositions: 4097, seqLen: 4096 }).data.subarray(0, 4096 * 48), short.data);
+  assert.deepEqual(cosOf({ rotaryDim: 96, scaling: phi35, maxPositions: 4096, seqLen: 4097 }).data, long.data.subarray(0, 4096 * 48));
   const w96 = defaultFreq(96);
   assert.ok(Math.abs(short.data[100 * 48 + 40] / Math.sqrt(1 + Math.log(32) / Math.log(4096)) - Math.cos(100 * w96[40] / phiShort[40])) < 1e-6);
   assert.ok(Math.abs(long.data[100 * 48 + 40] / Math.sqrt(1 + Math.log(32) / Math.log(4096)) - Math.cos(100 * w96[40] / phiLong[40])) < 1e-6);

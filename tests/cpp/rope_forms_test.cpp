@@ -15,16 +15,10 @@ using posenc::test::default_freq_f64;
 using posenc::test::kPi;
 using posenc::test::random_floats;
 using posenc::test::rotate_row_f64;
+using posenc::test::config_of;
 using posenc::test::row_error;
 
 namespace {
-RopeConfig config_of(int rotary_dim, double base = 10000.0, const RopeScaling& scaling = RopeScaling{}) {
-  RopeConfig c;
-  c.rotary_dim = rotary_dim;
-  c.base = base;
-  c.scaling = scaling;
-  return c;
-}
 XPosConfig xpos_of(double gamma, double scale_base = 512.0, std::optional<double> center = std::nullopt) {
   XPosConfig x;
   x.gamma = gamma;

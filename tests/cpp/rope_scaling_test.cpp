@@ -19,7 +19,7 @@ using posenc::test::kPi;
 namespace {
 
 RopeFrequencies freq_of(int r, double base, const RopeScaling& s, std::optional<double> seq_len = std::nullopt) {
-  RopeConfig c{r, base, s, seq_len};
+  RopeConfig c = posenc::test::config_of(r, base, s, seq_len);
   RopeFrequencies f;
   const Status st = rope_frequencies(c, &f);
   INFO(st.message());
@@ -30,7 +30,7 @@ RopeFrequencies freq_of(int r, double base, const RopeScaling& s, std::optional<
 
 Status status_of(int r, double base, const RopeScaling& s, std::optional<double> seq_len = std::nullopt) {
   RopeFrequencies f;
-  return rope_frequencies(RopeConfig{r, base, s, seq_len}, &f);
+  return rope_frequencies(posenc::test::config_of(r, base, s, seq_len), &f);
 }
 
 void check_close(const std::vector<double>& got, const std::vector<double>& want, double rel = 1e-14) {
@@ -363,7 +363,7 @@ TEST_CASE("rope_apply with scaling: scaled frequencies, attention factor on rota
     auto q = posenc::test::random_floats(seq * head_dim, 3, -2, 2);
     const auto q0 = q;
     const RopeTensors t{q.data(), 1, nullptr, 0, 1, seq, head_dim, HeadLayout::bshd};
-    REQUIRE(rope_apply(RopeConfig{16, 10000, yarn}, pairing, Positions::range(0), t).ok());
+    REQUIRE(rope_apply(posenc::test::config_of(16, 10000, yarn), pairing, Positions::range(0), t).ok());
     for (std::size_t s = 0; s < seq; ++s) {
       std::vector<double> angle(8), scale(8, attention);
       for (std::size_t i = 0; i < 8; ++i) angle[i] = static_cast<double>(s) * w[i];
@@ -399,7 +399,7 @@ TEST_CASE("position 0 is exactly the identity for every variant whose attention 
     const auto q0 = q;
     const double ids[3] = {0, 0, 0};
     const RopeTensors t{q.data(), 1, nullptr, 0, 1, 3, 40, HeadLayout::bshd};
-    REQUIRE(rope_apply(RopeConfig{32, 10000, s, 100.0}, Pairing::half, Positions::list(ids), t).ok());
+    REQUIRE(rope_apply(posenc::test::config_of(32, 10000, s, 100.0), Pairing::half, Positions::list(ids), t).ok());
     CHECK(q == q0);
   }
 }
@@ -409,7 +409,7 @@ TEST_CASE("the current length defaults to max(position) + 1 (LongRoPE at origina
   auto run = [&](const Positions& pos, std::optional<double> seq_len) {
     auto q = posenc::test::random_floats(2 * 96, 8);
     const RopeTensors t{q.data(), 1, nullptr, 0, 1, 2, 96, HeadLayout::bshd};
-    REQUIRE(rope_apply(RopeConfig{96, 10000, s, seq_len}, Pairing::half, pos, t).ok());
+    REQUIRE(rope_apply(posenc::test::config_of(96, 10000, s, seq_len), Pairing::half, pos, t).ok());
     return q;
   };
   const double at_original[2] = {10, 4095};  // max + 1 = 4096: short
@@ -426,10 +426,10 @@ TEST_CASE("rope_angles: position * inv_freq in float64", "[rope][scaling]") {
   s.factor = 2;
   const double ids[3] = {0, 7, 1e6};
   std::vector<double> out(3 * 8);
-  REQUIRE(rope_angles(RopeConfig{16, 10000, s}, ids, 3, out.data()).ok());
+  REQUIRE(rope_angles(posenc::test::config_of(16, 10000, s), ids, 3, out.data()).ok());
   const auto w = default_freq_f64(16, 10000);
   for (std::size_t t = 0; t < 3; ++t)
     for (std::size_t i = 0; i < 8; ++i) CHECK(out[t * 8 + i] == Approx(ids[t] * w[i] / 2).epsilon(1e-15));
   const double bad[2] = {1, NAN};
-  CHECK(rope_angles(RopeConfig{16, 10000}, bad, 2, out.data()).code() == StatusCode::invalid_argument);
+  CHECK(rope_angles(posenc::test::config_of(16, 10000), bad, 2, out.data()).code() == StatusCode::invalid_argument);
 }

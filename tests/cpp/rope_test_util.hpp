@@ -4,11 +4,25 @@
 
 #include <cmath>
 #include <cstddef>
+#include <optional>
 #include <vector>
+
+#include "posenc/rope_scaling.hpp"
 
 namespace posenc::test {
 
 constexpr double kPi = 3.14159265358979323846;
+
+/// A RopeConfig without brace-elision warnings.
+inline RopeConfig config_of(int rotary_dim, double base = 10000.0, const RopeScaling& scaling = RopeScaling{},
+                            std::optional<double> seq_len = std::nullopt) {
+  RopeConfig c;
+  c.rotary_dim = rotary_dim;
+  c.base = base;
+  c.scaling = scaling;
+  c.seq_len = seq_len;
+  return c;
+}
 
 /// w_i = base^(-2i/r), i < r/2.
 inline std::vector<double> default_freq_f64(int r, double base) {

@@ -39,12 +39,8 @@ double rope_length_of(const Positions& positions, std::size_t batch, std::size_t
 Status rope_apply(const RopeConfig& config, Pairing pairing, const Positions& positions, const RopeTensors& t) {
   POSENC_RETURN_IF_ERROR(detail::check_rope_tensors(t, pairing, config.rotary_dim));
   POSENC_RETURN_IF_ERROR(detail::check_positions_finite(positions, t.batch, t.seq));
-  RopeConfig resolved = config;
-  if (!resolved.seq_len && rope_scaling_reads_seq_len(config.scaling)) {
-    resolved.seq_len = rope_length_of(positions, t.batch, t.seq);
-  }
   RopeFrequencies freq;
-  POSENC_RETURN_IF_ERROR(rope_frequencies(resolved, &freq));
+  POSENC_RETURN_IF_ERROR(rope_frequencies_at(config, rope_length_of(positions, t.batch, t.seq), &freq));
   return rope_apply(RopeRotation{pairing, config.rotary_dim, freq.inv_freq.data(), freq.attention_factor}, positions, t);
 }
 
@@ -84,12 +80,8 @@ Status rope_angles(const RopeConfig& config, const double* positions, std::size_
   if (positions == nullptr || out == nullptr) return detail::invalid("positionIds must be given");
   POSENC_RETURN_IF_ERROR(detail::check_size("positionIds length", count));
   POSENC_RETURN_IF_ERROR(detail::check_positions_finite(Positions::list(positions), 1, count));
-  RopeConfig resolved = config;
-  if (!resolved.seq_len && rope_scaling_reads_seq_len(config.scaling)) {
-    resolved.seq_len = rope_length_of(Positions::list(positions), 1, count);
-  }
   RopeFrequencies freq;
-  POSENC_RETURN_IF_ERROR(rope_frequencies(resolved, &freq));
+  POSENC_RETURN_IF_ERROR(rope_frequencies_at(config, rope_length_of(Positions::list(positions), 1, count), &freq));
   const std::size_t pairs = freq.inv_freq.size();
   std::size_t total = 0;
   POSENC_RETURN_IF_ERROR(detail::checked_product({count, pairs}, "the angles", &total));

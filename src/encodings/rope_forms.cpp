@@ -158,12 +158,8 @@ Status rope_apply_multimodal(const RopeConfig& config, Pairing pairing, const st
                                                          std::to_string(positions.axes));
   }
   POSENC_RETURN_IF_ERROR(check_axis_positions(positions, t.batch, t.seq));
-  RopeConfig resolved = config;
-  if (!resolved.seq_len && rope_scaling_reads_seq_len(config.scaling)) {
-    resolved.seq_len = length_of(positions, t.batch, t.seq);
-  }
   RopeFrequencies freq;
-  POSENC_RETURN_IF_ERROR(rope_frequencies(resolved, &freq));
+  POSENC_RETURN_IF_ERROR(rope_frequencies_at(config, length_of(positions, t.batch, t.seq), &freq));
   return apply_sections(freq.inv_freq, runs, freq.attention_factor, pairing, positions, t);
 }
 
@@ -174,12 +170,8 @@ Status rope_apply_xpos(const RopeConfig& config, Pairing pairing, const XPosConf
   POSENC_RETURN_IF_ERROR(detail::check_positive("scaleBase", xpos.scale_base));
   if (xpos.center) POSENC_RETURN_IF_ERROR(detail::check_finite("center", *xpos.center));
   POSENC_RETURN_IF_ERROR(detail::check_positions_finite(positions, t.batch, t.seq));
-  RopeConfig resolved = config;
-  if (!resolved.seq_len && rope_scaling_reads_seq_len(config.scaling)) {
-    resolved.seq_len = rope_length_of(positions, t.batch, t.seq);
-  }
   RopeFrequencies freq;
-  POSENC_RETURN_IF_ERROR(rope_frequencies(resolved, &freq));
+  POSENC_RETURN_IF_ERROR(rope_frequencies_at(config, rope_length_of(positions, t.batch, t.seq), &freq));
 
   const std::size_t pairs = freq.inv_freq.size();
   const double r = config.rotary_dim;

@@ -267,9 +267,14 @@ Status scale_longrope(const RopeConfig& c, RopeFrequencies* out) {
 
 }  // namespace
 
-bool rope_scaling_reads_seq_len(const RopeScaling& scaling) {
-  return scaling.type == RopeScalingType::dynamic ||
-         (scaling.type == RopeScalingType::longrope && !scaling.llama_cpp_context_length);
+Status rope_frequencies_at(const RopeConfig& config, double length, RopeFrequencies* out) {
+  const RopeScaling& s = config.scaling;
+  const bool reads_length = s.type == RopeScalingType::dynamic ||
+                            (s.type == RopeScalingType::longrope && !s.llama_cpp_context_length);
+  if (config.seq_len || !reads_length) return rope_frequencies(config, out);
+  RopeConfig at = config;
+  at.seq_len = length;
+  return rope_frequencies(at, out);
 }
 
 Status rope_default_inv_freq(int rotary_dim, double base, std::vector<double>* inv_freq) {

@@ -101,7 +101,8 @@ Status rope_frequencies(const RopeConfig& config, RopeFrequencies* out);
 /// Inverse frequencies of the unscaled RoPE: w_i = base^(-2i/rotaryDim), i < rotaryDim/2, in double.
 Status rope_default_inv_freq(int rotary_dim, double base, std::vector<double>* inv_freq);
 
-/// Whether the frequencies of `scaling` depend on the current sequence length.
-bool rope_scaling_reads_seq_len(const RopeScaling& scaling);
+/// The frequencies used by a call whose tokens reach position `length - 1`: `config.seq_len` when
+/// given, else `length` (HF's max(position_ids) + 1) for the variants that read the current length.
+Status rope_frequencies_at(const RopeConfig& config, double length, RopeFrequencies* out);
 
 }  // namespace posenc

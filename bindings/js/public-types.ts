@@ -15,3 +15,10 @@ export type {
   HeadLayout, RopeApi, RopeApplyOptions, RopeCacheApplyOptions, RopeCacheOptions, RopeFrequencies, RopePairing, RopeSpec,
   RotaryEmbeddingOptions,
 } from './rope.js';
+export type { IndexTensor } from './relative-args.js';
+export type { ShawApi, ShawAttentionOptions, ShawGatherOptions, ShawIndexOptions } from './shaw.js';
+export type { TransformerXLApi, TxlRelShiftOptions, TxlScoreOptions, TxlSinusoidOptions } from './transformer-xl.js';
+export type { T5Api, T5BiasOptions, T5BucketOptions, T5MatrixOptions } from './t5.js';
+export type { DebertaApi, DebertaBucketOptions, DebertaMatrixOptions } from './deberta.js';
+export type { AlibiApi, AlibiBiasOptions, AlibiForm, AlibiSlopeOptions, AttentionMaskInput } from './alibi.js';
+export type { AttentionApi, AttentionOptions, AttentionRopeOptions } from './attention.js';

@@ -119,7 +119,7 @@ Status alibi_bias(const AlibiParams& p, float* out) {
       } else {
         // causal: -m (i - j) = m rel;  symmetric: -m |i - j| = -m |rel|
         const double distance = symmetric ? -std::fabs(static_cast<double>(rel)) : static_cast<double>(rel);
-        diag[t] = static_cast<float>(slopes[h] * distance);
+        diag[t] = static_cast<float>(slopes[h] * distance + 0.0);  // + 0.0 turns -0 (symmetric, i = j) into 0
       }
     }
     detail::fill_shifted_rows(diag.data(), p.q_len, p.k_len, out + h * matrix);

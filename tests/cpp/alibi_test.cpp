@@ -110,6 +110,7 @@ TEST_CASE("alibi symmetric form: -m |i - j|", "[alibi]") {
     for (std::size_t i = 0; i < 7; ++i)
       for (std::size_t j = 0; j < 7; ++j)
         REQUIRE(out[(h * 7 + i) * 7 + j] == static_cast<float>(-m[h] * std::fabs(double(i) - double(j))));
+  CHECK_FALSE(std::signbit(out[0]));  // the diagonal is +0, not -0
 }
 
 TEST_CASE("alibi bloom form: m * keyPos, key positions from the attention mask", "[alibi]") {

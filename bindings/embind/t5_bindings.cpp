@@ -1,4 +1,4 @@
-// T5 relative position bucket bindings: one bucket, the bucket matrix, and the bias from a table.
+// T5 relative position bucket bindings: one bucket, the bucket matrix, and the bias (as per-head vectors).
 #include <emscripten/bind.h>
 
 #include "boundary.hpp"
@@ -34,7 +34,8 @@ int t5_bucket_matrix_binding(std::uintptr_t out, int q_len, int k_len, int query
   });
 }
 
-int t5_bias_binding(std::uintptr_t table, int rows, int heads, std::uintptr_t out, int q_len, int k_len,
+/// Writes the per-head vectors [heads, qLen + kLen - 1] (see t5_bias_diagonals); JS expands the rows.
+int t5_bias_diagonals_binding(std::uintptr_t table, int rows, int heads, std::uintptr_t out, int q_len, int k_len,
                     int query_offset, int num_buckets, int max_distance, bool bidirectional) {
   return guarded([&] {
     T5BiasTable t;
@@ -45,7 +46,7 @@ int t5_bias_binding(std::uintptr_t table, int rows, int heads, std::uintptr_t ou
     POSENC_RETURN_IF_ERROR(to_size("qLen", q_len, &q));
     POSENC_RETURN_IF_ERROR(to_size("kLen", k_len, &k));
     POSENC_RETURN_IF_ERROR(to_size("queryOffset", query_offset, &off));
-    return t5_bias(params(num_buckets, max_distance, bidirectional), t, q, k, off, ptr<float>(out));
+    return t5_bias_diagonals(params(num_buckets, max_distance, bidirectional), t, q, k, off, ptr<float>(out));
   });
 }
 
@@ -56,5 +57,5 @@ EMSCRIPTEN_BINDINGS(posenc_t5) {
   using namespace posenc::bindings;
   emscripten::function("t5Bucket", &t5_bucket_binding);
   emscripten::function("t5BucketMatrix", &t5_bucket_matrix_binding);
-  emscripten::function("t5Bias", &t5_bias_binding);
+  emscripten::function("t5BiasDiagonals", &t5_bias_diagonals_binding);
 }

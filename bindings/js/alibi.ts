@@ -5,7 +5,7 @@ import * as args from './args.js';
 import type { Tensor } from './args.js';
 import { PosEncError } from './errors.js';
 import { Heap, HeapScope } from './heap.js';
-import { bytes, flag, lengthsOf } from './relative-args.js';
+import { bytes, checkResultSize, expandDiagonals, flag, lengthsOf, repeatRows } from './relative-args.js';
 
 /**
  * Which values the bias holds (query i at queryOffset + i, key j at j, slope m_h):
@@ -100,18 +100,28 @@ export function alibiApi(heap: Heap): AlibiApi {
     const batch = mask?.batch ?? 1;
     const scope = new HeapScope(heap);
     try {
-      const out = scope.alloc(bytes(batch, p.numHeads, l.qLen, l.kLen), 'the bias');
+      const dims = mask?.batched ? [batch, p.numHeads, l.qLen, l.kLen] : [p.numHeads, l.qLen, l.kLen];
+      checkResultSize(fn, 'the bias', dims);
       let maskPtr = 0;
       if (mask) {
         maskPtr = scope.alloc(mask.values.length * 4, 'attentionMask');
         new Int32Array(heap.raw.HEAPU8.buffer, maskPtr, mask.values.length).set(mask.values);
       }
+      // causal/symmetric: one vector per head over the relative positions; bloom: one row per
+      // (batch, head). Either way the rows are copied straight into the result.
+      const bloom = FORMS[form] === 'bloom';
+      const partLen = bloom ? l.kLen : l.qLen + l.kLen - 1;
+      const groups = batch * p.numHeads;
+      const parts = scope.alloc(bytes(groups, partLen), 'the bias vectors');
       heap.check(
-        raw.alibiBias(out, p.numHeads, p.maxBias, form, maskFuture, l.qLen, l.kLen, l.queryOffset, maskPtr, batch),
+        raw.alibiBiasParts(parts, p.numHeads, p.maxBias, form, maskFuture, l.qLen, l.kLen, l.queryOffset, maskPtr, batch),
         fn,
       );
-      const dims = mask?.batched ? [batch, p.numHeads, l.qLen, l.kLen] : [p.numHeads, l.qLen, l.kLen];
-      return { data: heap.f32(out, batch * p.numHeads * l.qLen * l.kLen).slice(), dims };
+      const view = heap.f32(parts, groups * partLen);
+      const data = bloom
+        ? repeatRows(view, groups, l.qLen, l.kLen, maskFuture, l.queryOffset)
+        : expandDiagonals(view, groups, l.qLen, l.kLen);
+      return { data, dims };
     } finally {
       scope.release();
     }

@@ -70,7 +70,8 @@ export interface RawModule {
     out: Ptr, qLen: number, kLen: number, queryOffset: number, numBuckets: number, maxDistance: number,
     bidirectional: boolean,
   ): number;
-  t5Bias(
+  /** Writes the per-head vectors [heads, qLen + kLen - 1] of the bias (row i of head h starts at qLen - 1 - i). */
+  t5BiasDiagonals(
     table: Ptr, rows: number, heads: number, out: Ptr, qLen: number, kLen: number, queryOffset: number,
     numBuckets: number, maxDistance: number, bidirectional: boolean,
   ): number;
@@ -83,7 +84,8 @@ export interface RawModule {
   debertaMatrix(kind: number, out: Ptr, qLen: number, kLen: number, bucketSize: number, maxPosition: number): number;
 
   alibiSlopes(numHeads: number, maxBias: number, out: Ptr): number;
-  alibiBias(
+  /** causal/symmetric: per-head vectors [heads, qLen + kLen - 1]; bloom: rows [batch, heads, kLen]. */
+  alibiBiasParts(
     out: Ptr, numHeads: number, maxBias: number, form: number, maskFuture: boolean, qLen: number, kLen: number,
     queryOffset: number, attentionMask: Ptr, batch: number,
   ): number;

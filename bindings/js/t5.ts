@@ -5,7 +5,7 @@ import * as args from './args.js';
 import type { Tensor, TensorInput } from './args.js';
 import { PosEncError } from './errors.js';
 import { Heap, HeapScope } from './heap.js';
-import { bytes, flag, int32Copy, integerOr, lengthsOf, relativePosition } from './relative-args.js';
+import { bytes, checkResultSize, expandDiagonals, flag, int32Copy, integerOr, lengthsOf, relativePosition } from './relative-args.js';
 import type { IndexTensor } from './relative-args.js';
 
 /** The bucket parameters (Hugging Face config names in parentheses). */
@@ -97,15 +97,21 @@ export function t5Api(heap: Heap): T5Api {
     const p = bucketParams(fn, opts);
     const l = lengthsOf(fn, opts);
     const t = tableOf(fn, table, opts.tableDims, p.numBuckets);
+    checkResultSize(fn, 'the bias', [t.heads, l.qLen, l.kLen]);
     const scope = new HeapScope(heap);
     try {
       const tablePtr = scope.tensorIn(t, 'table');
-      const out = scope.alloc(bytes(t.heads, l.qLen, l.kLen), 'the bias');
+      // C++ computes one vector per head over the qLen + kLen - 1 relative positions; the rows are
+      // slices of it, copied straight into the result.
+      const diagLen = l.qLen + l.kLen - 1;
+      const diag = scope.alloc(bytes(t.heads, diagLen), 'the bias vectors');
       heap.check(
-        raw.t5Bias(tablePtr, t.rows, t.heads, out, l.qLen, l.kLen, l.queryOffset, p.numBuckets, p.maxDistance, p.bidirectional),
+        raw.t5BiasDiagonals(tablePtr, t.rows, t.heads, diag, l.qLen, l.kLen, l.queryOffset, p.numBuckets, p.maxDistance,
+          p.bidirectional),
         fn,
       );
-      return { data: heap.f32(out, t.heads * l.qLen * l.kLen).slice(), dims: [t.heads, l.qLen, l.kLen] };
+      const data = expandDiagonals(heap.f32(diag, t.heads * diagLen), t.heads, l.qLen, l.kLen);
+      return { data, dims: [t.heads, l.qLen, l.kLen] };
     } finally {
       scope.release();
     }

@@ -48,24 +48,11 @@ Status check_params(const AlibiParams& p) {
 }
 
 /// BLOOM key positions of one mask row: (cumsum(mask) - 1) * mask.
-void bloom_key_positions(const std::int32_t* mask, std::size_t k_len, std::vector<double>& out) {
+void bloom_key_positions(const std::int32_t* mask, std::size_t k_len, double* out) {
   long long count = 0;
   for (std::size_t j = 0; j < k_len; ++j) {
     count += mask[j];
     out[j] = static_cast<double>((count - 1) * mask[j]);
-  }
-}
-
-/// Head h of the bloom form: every row is m * keyPos_j, or -Infinity after the query when masking.
-void fill_bloom_head(const AlibiParams& p, double slope, const std::vector<double>& key_pos, std::vector<float>& row,
-                     float* out) {
-  constexpr float kMinusInf = -std::numeric_limits<float>::infinity();
-  for (std::size_t j = 0; j < p.k_len; ++j) row[j] = static_cast<float>(slope * key_pos[j]);
-  for (std::size_t i = 0; i < p.q_len; ++i) {
-    float* dst = out + i * p.k_len;
-    const std::size_t visible = p.mask_future ? std::min(p.k_len, p.query_offset + i + 1) : p.k_len;
-    std::memcpy(dst, row.data(), visible * sizeof(float));
-    for (std::size_t j = visible; j < p.k_len; ++j) dst[j] = kMinusInf;
   }
 }
 
@@ -82,36 +69,17 @@ Status alibi_slopes(int num_heads, double max_bias, double* out) {
   return {};
 }
 
-Status alibi_bias(const AlibiParams& p, float* out) {
+Status alibi_bias_diagonals(const AlibiParams& p, float* out) {
   POSENC_RETURN_IF_ERROR(check_params(p));
+  if (p.form == AlibiForm::bloom) return detail::invalid("form 'bloom' has no diagonal vectors; use its rows");
   const auto heads = static_cast<std::size_t>(p.num_heads);
   std::vector<double> slopes;
   POSENC_RETURN_IF_ERROR(detail::allocate(slopes, heads));
   POSENC_RETURN_IF_ERROR(alibi_slopes(p.num_heads, p.max_bias, slopes.data()));
-  const std::size_t matrix = p.q_len * p.k_len;
-
-  if (p.form == AlibiForm::bloom) {
-    std::vector<double> key_pos;
-    std::vector<float> row;
-    POSENC_RETURN_IF_ERROR(detail::allocate(key_pos, p.k_len));
-    POSENC_RETURN_IF_ERROR(detail::allocate(row, p.k_len));
-    for (std::size_t b = 0; b < p.batch; ++b) {
-      if (p.attention_mask != nullptr) {
-        bloom_key_positions(p.attention_mask + b * p.k_len, p.k_len, key_pos);
-      } else {
-        for (std::size_t j = 0; j < p.k_len; ++j) key_pos[j] = static_cast<double>(j);
-      }
-      for (std::size_t h = 0; h < heads; ++h) fill_bloom_head(p, slopes[h], key_pos, row, out + (b * heads + h) * matrix);
-    }
-    return {};
-  }
-
-  // causal and symmetric: one vector per head over the relative positions rel = j - (queryOffset + i).
   const std::size_t diag_len = p.q_len + p.k_len - 1;
-  std::vector<float> diag;
-  POSENC_RETURN_IF_ERROR(detail::allocate(diag, diag_len));
   const bool symmetric = p.form == AlibiForm::symmetric;
   for (std::size_t h = 0; h < heads; ++h) {
+    float* diag = out + h * diag_len;
     for (std::size_t t = 0; t < diag_len; ++t) {
       const long long rel = detail::relative_of(t, p.q_len, p.query_offset);
       if (rel > 0 && p.mask_future) {
@@ -122,7 +90,57 @@ Status alibi_bias(const AlibiParams& p, float* out) {
         diag[t] = static_cast<float>(slopes[h] * distance + 0.0);  // + 0.0 turns -0 (symmetric, i = j) into 0
       }
     }
-    detail::fill_shifted_rows(diag.data(), p.q_len, p.k_len, out + h * matrix);
+  }
+  return {};
+}
+
+Status alibi_bloom_rows(const AlibiParams& p, float* out) {
+  POSENC_RETURN_IF_ERROR(check_params(p));
+  if (p.form != AlibiForm::bloom) return detail::invalid("only form 'bloom' has one row per head");
+  const auto heads = static_cast<std::size_t>(p.num_heads);
+  std::vector<double> slopes, key_pos;
+  POSENC_RETURN_IF_ERROR(detail::allocate(slopes, heads));
+  POSENC_RETURN_IF_ERROR(detail::allocate(key_pos, p.k_len));
+  POSENC_RETURN_IF_ERROR(alibi_slopes(p.num_heads, p.max_bias, slopes.data()));
+  for (std::size_t b = 0; b < p.batch; ++b) {
+    if (p.attention_mask != nullptr) {
+      bloom_key_positions(p.attention_mask + b * p.k_len, p.k_len, key_pos.data());
+    } else {
+      for (std::size_t j = 0; j < p.k_len; ++j) key_pos[j] = static_cast<double>(j);
+    }
+    for (std::size_t h = 0; h < heads; ++h) {
+      float* row = out + (b * heads + h) * p.k_len;
+      for (std::size_t j = 0; j < p.k_len; ++j) row[j] = static_cast<float>(slopes[h] * key_pos[j]);
+    }
+  }
+  return {};
+}
+
+Status alibi_bias(const AlibiParams& p, float* out) {
+  POSENC_RETURN_IF_ERROR(check_params(p));
+  const auto heads = static_cast<std::size_t>(p.num_heads);
+  const std::size_t matrix = p.q_len * p.k_len;
+  if (p.form == AlibiForm::bloom) {
+    std::vector<float> rows;
+    POSENC_RETURN_IF_ERROR(detail::allocate(rows, p.batch * heads * p.k_len));
+    POSENC_RETURN_IF_ERROR(alibi_bloom_rows(p, rows.data()));
+    for (std::size_t bh = 0; bh < p.batch * heads; ++bh) {
+      const float* row = rows.data() + bh * p.k_len;
+      for (std::size_t i = 0; i < p.q_len; ++i) {
+        float* dst = out + bh * matrix + i * p.k_len;
+        const std::size_t visible = p.mask_future ? std::min(p.k_len, p.query_offset + i + 1) : p.k_len;
+        std::memcpy(dst, row, visible * sizeof(float));
+        std::fill(dst + visible, dst + p.k_len, -std::numeric_limits<float>::infinity());
+      }
+    }
+    return {};
+  }
+  const std::size_t diag_len = p.q_len + p.k_len - 1;
+  std::vector<float> diag;
+  POSENC_RETURN_IF_ERROR(detail::allocate(diag, heads * diag_len));
+  POSENC_RETURN_IF_ERROR(alibi_bias_diagonals(p, diag.data()));
+  for (std::size_t h = 0; h < heads; ++h) {
+    detail::fill_shifted_rows(diag.data() + h * diag_len, p.q_len, p.k_len, out + h * matrix);
   }
   return {};
 }

@@ -88,8 +88,8 @@ Status t5_bucket_matrix(const T5BucketParams& p, std::size_t q_len, std::size_t 
       q_len, k_len, query_offset, [&](long long rel) { return static_cast<std::int32_t>(bucket_of(plan, rel)); }, out);
 }
 
-Status t5_bias(const T5BucketParams& p, const T5BiasTable& table, std::size_t q_len, std::size_t k_len,
-               std::size_t query_offset, float* out) {
+Status t5_bias_diagonals(const T5BucketParams& p, const T5BiasTable& table, std::size_t q_len, std::size_t k_len,
+                         std::size_t query_offset, float* out) {
   POSENC_RETURN_IF_ERROR(validate(p));
   POSENC_RETURN_IF_ERROR(detail::check_size("heads", table.heads));
   if (table.rows != static_cast<std::size_t>(p.num_buckets)) {
@@ -101,14 +101,26 @@ Status t5_bias(const T5BucketParams& p, const T5BiasTable& table, std::size_t q_
   const BucketPlan plan = plan_of(p);
   const std::size_t diag_len = q_len + k_len - 1;
   std::vector<std::int32_t> buckets;
-  std::vector<float> diag;
   POSENC_RETURN_IF_ERROR(detail::allocate(buckets, diag_len));
-  POSENC_RETURN_IF_ERROR(detail::allocate(diag, diag_len));
-  // One log per relative position, shared by all heads; then per head a gather and row copies.
+  // One log per relative position, shared by all heads; then a gather per head.
   for (std::size_t t = 0; t < diag_len; ++t) buckets[t] = bucket_of(plan, detail::relative_of(t, q_len, query_offset));
   for (std::size_t h = 0; h < table.heads; ++h) {
+    float* diag = out + h * diag_len;
     for (std::size_t t = 0; t < diag_len; ++t) diag[t] = table.data[static_cast<std::size_t>(buckets[t]) * table.heads + h];
-    detail::fill_shifted_rows(diag.data(), q_len, k_len, out + h * q_len * k_len);
+  }
+  return {};
+}
+
+Status t5_bias(const T5BucketParams& p, const T5BiasTable& table, std::size_t q_len, std::size_t k_len,
+               std::size_t query_offset, float* out) {
+  POSENC_RETURN_IF_ERROR(detail::check_size("heads", table.heads));
+  POSENC_RETURN_IF_ERROR(detail::check_relative_lengths(q_len, k_len, query_offset, table.heads));
+  const std::size_t diag_len = q_len + k_len - 1;
+  std::vector<float> diag;
+  POSENC_RETURN_IF_ERROR(detail::allocate(diag, table.heads * diag_len));
+  POSENC_RETURN_IF_ERROR(t5_bias_diagonals(p, table, q_len, k_len, query_offset, diag.data()));
+  for (std::size_t h = 0; h < table.heads; ++h) {
+    detail::fill_shifted_rows(diag.data() + h * diag_len, q_len, k_len, out + h * q_len * k_len);
   }
   return {};
 }

@@ -165,6 +165,36 @@ TEST_CASE("alibi bloom and paper forms give the same softmax on causal rows", "[
   }
 }
 
+TEST_CASE("alibi diagonals and bloom rows are what the bias expands", "[alibi]") {
+  for (auto form : {AlibiForm::causal, AlibiForm::symmetric}) {
+    AlibiParams p;
+    p.num_heads = 3;
+    p.form = form;
+    p.q_len = 4;
+    p.k_len = 6;
+    p.query_offset = 1;
+    const std::size_t diag_len = 9;
+    std::vector<float> diag(3 * diag_len);
+    REQUIRE(alibi_bias_diagonals(p, diag.data()).ok());
+    const auto full = bias(p);
+    for (std::size_t h = 0; h < 3; ++h)
+      for (std::size_t i = 0; i < 4; ++i)
+        for (std::size_t j = 0; j < 6; ++j) REQUIRE(full[(h * 4 + i) * 6 + j] == diag[h * diag_len + 3 - i + j]);
+  }
+  AlibiParams b;
+  b.num_heads = 2;
+  b.form = AlibiForm::bloom;
+  b.q_len = 3;
+  b.k_len = 4;
+  std::vector<float> rows(2 * 4);
+  REQUIRE(alibi_bloom_rows(b, rows.data()).ok());
+  for (std::size_t h = 0; h < 2; ++h)
+    for (std::size_t j = 0; j < 4; ++j) REQUIRE(rows[h * 4 + j] == static_cast<float>(slopes(2)[h] * double(j)));
+  CHECK_THAT(alibi_bias_diagonals(b, rows.data()).message(), Catch::Contains("form 'bloom' has no diagonal vectors"));
+  b.form = AlibiForm::causal;
+  CHECK_THAT(alibi_bloom_rows(b, rows.data()).message(), Catch::Contains("only form 'bloom'"));
+}
+
 TEST_CASE("alibi rejects bad arguments", "[alibi][errors]") {
   std::vector<double> s(4);
   CHECK_THAT(alibi_slopes(0, 8, s.data()).message(), Catch::Contains("numHeads must be an integer >= 1"));

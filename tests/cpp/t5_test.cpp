@@ -121,6 +121,22 @@ TEST_CASE("t5 bias gathers table[bucket, head] into [heads, qLen, kLen]", "[t5]"
   }
 }
 
+TEST_CASE("t5 bias diagonals: row i of each head is diag[qLen - 1 - i ..]", "[t5]") {
+  const std::size_t heads = 3, q_len = 5, k_len = 9, offset = 2, diag_len = q_len + k_len - 1;
+  const auto table = test::random_floats(32 * heads, 8);
+  std::vector<float> diag(heads * diag_len), full(heads * q_len * k_len);
+  const T5BiasTable t{table.data(), 32, heads};
+  REQUIRE(t5_bias_diagonals(T5BucketParams{}, t, q_len, k_len, offset, diag.data()).ok());
+  REQUIRE(t5_bias(T5BucketParams{}, t, q_len, k_len, offset, full.data()).ok());
+  for (std::size_t h = 0; h < heads; ++h)
+    for (std::size_t i = 0; i < q_len; ++i)
+      for (std::size_t j = 0; j < k_len; ++j) {
+        REQUIRE(full[(h * q_len + i) * k_len + j] == diag[h * diag_len + (q_len - 1 - i) + j]);
+        const long long rel = static_cast<long long>(j) - static_cast<long long>(offset + i);
+        REQUIRE(diag[h * diag_len + (q_len - 1 - i) + j] == table[static_cast<std::size_t>(t5_formula(rel, true, 32, 128)) * heads + h]);
+      }
+}
+
 TEST_CASE("t5 bias with one query row and one key (decoding steps)", "[t5]") {
   const std::vector<float> table = test::random_floats(32 * 2, 9);
   std::vector<float> out(2);

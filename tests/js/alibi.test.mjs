@@ -131,7 +131,8 @@ test('errors: every bad argument throws PosEncError with a stable code', () => {
     [() => pe.alibi.bias({ numHeads: 8, qLen: 1, kLen: 2, form: 'bloom', attentionMask: { data: [1, 1, 1, 1], dims: [1, 4] } }), 'SHAPE_MISMATCH', /attentionMask dims \[1, 4\]/],
     [() => pe.alibi.bias({ numHeads: 8, qLen: 1, kLen: 2, form: 'bloom', attentionMask: { data: [1, 1], dims: [0] } }), 'INVALID_ARGUMENT', /attentionMask\.dims\[0\]/],
     [() => pe.alibi.bias({ numHeads: 8, qLen: 1, kLen: 2, form: 'bloom', attentionMask: '11' }), 'INVALID_TYPE', /attentionMask must be an array or a typed array/],
-    [() => pe.alibi.bias({ numHeads: 16, qLen: 8192, kLen: 8192 }), 'SIZE_OVERFLOW', /WebAssembly memory/],
+    [() => pe.alibi.bias({ numHeads: 16, qLen: 8192, kLen: 8192 }), 'SIZE_OVERFLOW', /alibi\.bias: the bias \[16, 8192, 8192\] needs/],
+    [() => pe.alibi.bias({ numHeads: 2, qLen: 8192, kLen: 8192, form: 'bloom', attentionMask: new Int32Array(8192 * 4).fill(1) }), 'SIZE_OVERFLOW', /the bias \[4, 2, 8192, 8192\]/],
   ];
   for (const [fn, code, pattern] of cases) throwsPosEnc(fn, code, pattern);
 });

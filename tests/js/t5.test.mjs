@@ -105,6 +105,7 @@ test('errors: every bad argument throws PosEncError with a stable code', () => {
     [() => pe.t5.bias({ data: new Float64Array(64), dims: [32, 2] }, { qLen: 1, kLen: 1 }), 'INVALID_TYPE', /table\.data must be a Float32Array/],
     [() => pe.t5.bias(table, { qLen: 1, kLen: 1, numBuckets: 64, maxDistance: 10 }), 'INVALID_ARGUMENT', /maxDistance/],
     [() => pe.t5.bias(table, { qLen: 1, kLen: 1, heads: 2 }), 'UNKNOWN_OPTION', /unknown option 'heads'/],
+    [() => pe.t5.bias(table, { qLen: 16384, kLen: 16384 }), 'SIZE_OVERFLOW', /t5\.bias: the bias \[2, 16384, 16384\] needs 2147483648 bytes/],
   ];
   for (const [fn, code, pattern] of cases) throwsPosEnc(fn, code, pattern);
   assert.equal(pe.t5.bucket(-20), 10, 'the module still works after errors');

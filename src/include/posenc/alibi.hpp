@@ -39,4 +39,14 @@ struct AlibiParams {
 /// The bias [batch, heads, qLen, kLen] (batch is 1 without a mask).
 Status alibi_bias(const AlibiParams& params, float* out);
 
+/// causal and symmetric forms: the bias depends on i and j only through rel = j - (queryOffset + i),
+/// so each head's matrix is Toeplitz. Writes one vector per head ([heads, qLen + kLen - 1]):
+/// diag[h, t] = bias at rel = t - (qLen - 1) - queryOffset; row i of head h is
+/// diag[h, qLen - 1 - i .. qLen - 1 - i + kLen).
+Status alibi_bias_diagonals(const AlibiParams& params, float* out);
+
+/// bloom form: the unmasked row of every query, rows[b, h, j] = m_h keyPos_j ([batch, heads, kLen]).
+/// With mask_future, row i keeps columns j <= queryOffset + i and holds -Infinity after them.
+Status alibi_bloom_rows(const AlibiParams& params, float* out);
+
 }  // namespace posenc

@@ -37,4 +37,12 @@ struct T5BiasTable {
 Status t5_bias(const T5BucketParams& params, const T5BiasTable& table, std::size_t q_len, std::size_t k_len,
                std::size_t query_offset, float* out);
 
+/// The bias depends on i and j only through rel = j - (queryOffset + i), so each head's matrix is
+/// Toeplitz: this writes one vector per head, diag[h, t] = bias at rel = t - (qLen - 1) - queryOffset
+/// for t < qLen + kLen - 1 ([heads, qLen + kLen - 1]). Row i of head h is
+/// diag[h, qLen - 1 - i .. qLen - 1 - i + kLen). (t5_bias expands it; the JS layer expands it
+/// straight into the result array.)
+Status t5_bias_diagonals(const T5BucketParams& params, const T5BiasTable& table, std::size_t q_len, std::size_t k_len,
+                         std::size_t query_offset, float* out);
+
 }  // namespace posenc

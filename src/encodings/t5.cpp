@@ -47,10 +47,11 @@ int bucket_of(const BucketPlan& plan, long long rel) {
   // The same order of operations as upstream: ln(n / maxExact) / ln(maxDistance / maxExact) * (nb - maxExact).
   const double scaled = std::log(static_cast<double>(n) / static_cast<double>(plan.max_exact)) / plan.log_range *
                         static_cast<double>(plan.nb - plan.max_exact);
-  // Beyond maxDistance the log term exceeds the last bucket; compare before converting to an integer.
+  // min(nb - 1, maxExact + trunc(scaled)): beyond maxDistance the log term exceeds the last bucket.
+  // Compared before the conversion, so huge distances never overflow the integer.
   const double last = static_cast<double>(plan.nb - 1 - plan.max_exact);
-  const long long log_bucket = scaled >= last ? plan.nb - 1 : plan.max_exact + static_cast<long long>(scaled);
-  return static_cast<int>(out + std::min(log_bucket, plan.nb - 1));
+  const long long bucket = scaled >= last ? plan.nb - 1 : plan.max_exact + static_cast<long long>(scaled);
+  return static_cast<int>(out + bucket);
 }
 
 }  // namespace

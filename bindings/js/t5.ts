@@ -32,6 +32,8 @@ export interface T5MatrixOptions extends T5BucketOptions {
 export interface T5BiasOptions extends T5MatrixOptions {
   /** Shape `[numBuckets, heads]` of `table` when it is a bare Float32Array (else inferred from its length). */
   tableDims?: readonly number[];
+  /** The model's head count (`num_heads`); if given, the table must have this many columns. */
+  numHeads?: number;
 }
 
 /** T5 relative position buckets: `pe.t5`. */
@@ -93,10 +95,14 @@ export function t5Api(heap: Heap): T5Api {
 
   function bias(table: TensorInput, options: T5BiasOptions): Tensor {
     const fn = 't5.bias';
-    const opts = args.options(fn, options, [...MATRIX_OPTIONS, 'tableDims']);
+    const opts = args.options(fn, options, [...MATRIX_OPTIONS, 'tableDims', 'numHeads']);
     const p = bucketParams(fn, opts);
     const l = lengthsOf(fn, opts);
+    const numHeads = opts.numHeads === undefined ? undefined : args.integer(fn, 'numHeads', opts.numHeads);
     const t = tableOf(fn, table, opts.tableDims, p.numBuckets);
+    if (numHeads !== undefined && t.heads !== numHeads) {
+      throw new PosEncError('SHAPE_MISMATCH', `${fn}: table has ${t.heads} columns ([numBuckets, heads]) but numHeads is ${numHeads}`);
+    }
     checkResultSize(fn, 'the bias', [t.heads, l.qLen, l.kLen]);
     const scope = new HeapScope(heap);
     try {

@@ -54,7 +54,7 @@ test('bias [heads, qLen, kLen] gathers table[bucket, head]; tensor-like, bare an
     }
   }
   assert.deepEqual(pe.t5.bias(table, opts).data, bias.data);
-  assert.deepEqual(pe.t5.bias(table, { ...opts, tableDims: [32, heads] }).data, bias.data);
+  assert.deepEqual(pe.t5.bias(table, { ...opts, tableDims: [32, heads], numHeads: heads }).data, bias.data);
   const causal = pe.t5.bias({ data: table.subarray(0, 16 * 2), dims: [16, 2] }, { qLen: 3, kLen: 3, numBuckets: 16, maxDistance: 64, bidirectional: false });
   assert.equal(causal.data[0 * 3 + 2], table[0 * 2 + 0], 'future key -> bucket 0');
   assert.equal(causal.data[9 + 2 * 3 + 0], table[t5Bucket(-2, { bidirectional: false, numBuckets: 16, maxDistance: 64 }) * 2 + 1]);
@@ -105,6 +105,8 @@ test('errors: every bad argument throws PosEncError with a stable code', () => {
     [() => pe.t5.bias({ data: new Float64Array(64), dims: [32, 2] }, { qLen: 1, kLen: 1 }), 'INVALID_TYPE', /table\.data must be a Float32Array/],
     [() => pe.t5.bias(table, { qLen: 1, kLen: 1, numBuckets: 64, maxDistance: 10 }), 'INVALID_ARGUMENT', /maxDistance/],
     [() => pe.t5.bias(table, { qLen: 1, kLen: 1, heads: 2 }), 'UNKNOWN_OPTION', /unknown option 'heads'/],
+    [() => pe.t5.bias(table, { qLen: 1, kLen: 1, numHeads: 4 }), 'SHAPE_MISMATCH', /table has 2 columns \(\[numBuckets, heads\]\) but numHeads is 4/],
+    [() => pe.t5.bias(table, { qLen: 1, kLen: 1, numHeads: 0 }), 'INVALID_ARGUMENT', /numHeads must be an integer >= 1/],
     [() => pe.t5.bias(table, { qLen: 16384, kLen: 16384 }), 'SIZE_OVERFLOW', /t5\.bias: the bias \[2, 16384, 16384\] needs 2147483648 bytes/],
   ];
   for (const [fn, code, pattern] of cases) throwsPosEnc(fn, code, pattern);

@@ -65,4 +65,70 @@ export interface RawModule {
     pairing: number, rotaryDim: number, base: number, scaling: Ptr, seqLen: number, gamma: number, scaleBase: number,
     center: number, offset: number, ids: Ptr, perBatch: boolean,
   ): number;
+
+  // Relative positions and attention helpers (bindings/embind/{shaw,transformer_xl,t5,deberta,alibi,attention}_bindings.cpp).
+  shawRelativeIndices(out: Ptr, qLen: number, kLen: number, maxRelativePosition: number, queryOffset: number): number;
+  shawGather(
+    table: Ptr, rows: number, width: number, out: Ptr, qLen: number, kLen: number, maxRelativePosition: number,
+    queryOffset: number,
+  ): number;
+  shawLogits(
+    q: Ptr, k: Ptr, heads: number, kvHeads: number, qLen: number, kLen: number, headDim: number, relativeKeys: Ptr,
+    rows: number, maxRelativePosition: number, queryOffset: number, hasScale: boolean, scale: number, causal: boolean,
+    out: Ptr,
+  ): number;
+  shawAttention(
+    q: Ptr, k: Ptr, v: Ptr, heads: number, kvHeads: number, qLen: number, kLen: number, headDim: number,
+    valueDim: number, relativeKeys: Ptr, relativeValues: Ptr, rows: number, maxRelativePosition: number,
+    queryOffset: number, hasScale: boolean, scale: number, causal: boolean, out: Ptr,
+  ): number;
+
+  txlRelativeSinusoid(out: Ptr, kLen: number, dModel: number, clampLen: number, base: number): number;
+  txlRelShift(bd: Ptr, heads: number, qLen: number, kLen: number, maskFuture: boolean, out: Ptr): number;
+  txlScore(
+    q: Ptr, k: Ptr, r: Ptr, u: Ptr, v: Ptr, heads: number, qLen: number, kLen: number, headDim: number,
+    maskFuture: boolean, out: Ptr,
+  ): number;
+
+  /** Writes the bucket (int32) at `out`. */
+  t5Bucket(relativePosition: number, numBuckets: number, maxDistance: number, bidirectional: boolean, out: Ptr): number;
+  t5BucketMatrix(
+    out: Ptr, qLen: number, kLen: number, queryOffset: number, numBuckets: number, maxDistance: number,
+    bidirectional: boolean,
+  ): number;
+  /** Writes the per-head vectors [heads, qLen + kLen - 1] of the bias (row i of head h starts at qLen - 1 - i). */
+  t5BiasDiagonals(
+    table: Ptr, rows: number, heads: number, out: Ptr, qLen: number, kLen: number, queryOffset: number,
+    numBuckets: number, maxDistance: number, bidirectional: boolean,
+  ): number;
+
+  /** Writes the bucket (float64) at `out`. */
+  debertaBucket(relativePosition: number, bucketSize: number, maxPosition: number, out: Ptr): number;
+  /** Writes attSpan (int32) at `out`. */
+  debertaAttentionSpan(bucketSize: number, maxPosition: number, out: Ptr): number;
+  /** kind 0: relative positions, 1: c2p indices, 2: p2c indices. */
+  debertaMatrix(kind: number, out: Ptr, qLen: number, kLen: number, bucketSize: number, maxPosition: number): number;
+
+  alibiSlopes(numHeads: number, maxBias: number, out: Ptr): number;
+  /** causal/symmetric: per-head vectors [heads, qLen + kLen - 1]; bloom: rows [batch, heads, kLen]. */
+  alibiBiasParts(
+    out: Ptr, numHeads: number, maxBias: number, form: number, maskFuture: boolean, qLen: number, kLen: number,
+    queryOffset: number, attentionMask: Ptr, batch: number,
+  ): number;
+
+  attentionLogits(
+    q: Ptr, k: Ptr, heads: number, kvHeads: number, qLen: number, kLen: number, headDim: number, hasScale: boolean,
+    scale: number, causal: boolean, queryOffset: number, bias: Ptr, biasHeads: number, rotaryDim: number,
+    ropeBase: number, pairing: number, out: Ptr,
+  ): number;
+  attentionScores(
+    q: Ptr, k: Ptr, heads: number, kvHeads: number, qLen: number, kLen: number, headDim: number, hasScale: boolean,
+    scale: number, causal: boolean, queryOffset: number, bias: Ptr, biasHeads: number, rotaryDim: number,
+    ropeBase: number, pairing: number, out: Ptr,
+  ): number;
+  attentionOutput(
+    q: Ptr, k: Ptr, v: Ptr, heads: number, kvHeads: number, qLen: number, kLen: number, headDim: number,
+    valueDim: number, hasScale: boolean, scale: number, causal: boolean, queryOffset: number, bias: Ptr,
+    biasHeads: number, rotaryDim: number, ropeBase: number, pairing: number, out: Ptr, scoresOut: Ptr,
+  ): number;
 }

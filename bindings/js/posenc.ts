@@ -1,6 +1,8 @@
 // The PosEnc object: one per module instance, grouping the encoding families.
 import { PosEncError } from './errors.js';
 import { Heap } from './heap.js';
+import { ioApi } from './io.js';
+import type { IoApi } from './io.js';
 import { learnedApi } from './learned.js';
 import type { LearnedApi } from './learned.js';
 import type { RawModule } from './raw-module.js';
@@ -26,6 +28,8 @@ export interface PosEnc {
   readonly learned: LearnedApi;
   /** Rotary position embeddings (RoPE). */
   readonly rope: RopeApi;
+  /** Reading and writing tables: `.npy` and `.safetensors` files (plain JS, no WebAssembly). */
+  readonly io: IoApi;
 }
 
 /** Options for loading the module. */
@@ -71,5 +75,6 @@ function wrap(raw: RawModule): PosEnc {
     sinusoidal: Object.freeze(sinusoidalApi(heap)),
     learned: Object.freeze(learnedApi(heap)),
     rope: Object.freeze(ropeApi(heap)),
+    io: Object.freeze(ioApi()),
   });
 }

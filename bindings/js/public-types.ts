@@ -15,3 +15,6 @@ export type {
   HeadLayout, RopeApi, RopeApplyOptions, RopeCacheApplyOptions, RopeCacheOptions, RopeFrequencies, RopePairing, RopeSpec,
   RotaryEmbeddingOptions,
 } from './rope.js';
+export type {
+  BytesInput, IoApi, ReadNpyOptions, ReadSafetensorsOptions, SafetensorsEntry, SafetensorsHeader, WriteNpyOptions,
+} from './io.js';

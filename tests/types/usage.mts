@@ -1,7 +1,7 @@
 // Type test: the published typings, used as an ESM consumer would (through the package name).
 // `npm test` type-checks this file; each @ts-expect-error line must be a type error.
 import { createPosEnc, PosEncError, RopeCache, PositionTable } from 'posenc';
-import type { PosEnc, PosEncErrorCode, Tensor, TensorLike, RopeApplyOptions } from 'posenc';
+import type { PosEnc, PosEncErrorCode, Tensor, TensorLike, RopeApplyOptions, SafetensorsHeader } from 'posenc';
 
 const pe: PosEnc = await createPosEnc();
 const version: string = pe.version;
@@ -35,6 +35,15 @@ learned.addTo(new Float32Array(8), { dims: [2, 4], positionIds: new Int32Array([
 learned.dispose();
 
 const y: Tensor = pe.rope.rotaryEmbedding(q, cos, cos, { interleaved: true, rotaryEmbeddingDim: 0 });
+
+const npy: Uint8Array = pe.io.writeNpy(table);
+const back: Tensor = pe.io.readNpy(npy.buffer, { voidAs: 'bfloat16' });
+const listing: SafetensorsHeader = pe.io.listSafetensors(new Uint8Array(8));
+const firstName: string | undefined = listing.tensors[0]?.name;
+const tensors: Record<string, Tensor> = pe.io.readSafetensors(npy, { names: ['wpe.weight'] });
+// @ts-expect-error voidAs only knows 'bfloat16'
+pe.io.readNpy(npy, { voidAs: 'float16' });
+console.log(back, firstName, tensors);
 
 try {
   pe.rope.frequencies({ rotaryDim: 7 });

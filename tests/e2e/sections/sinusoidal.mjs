@@ -33,6 +33,8 @@ export function sinusoidalTests(ctx) {
         { length: 64, dim: 32, base: 10000, layout: 'interleaved', row: 10, col: 5, pair: 2, fn: 'cos' },
         { length: 64, dim: 32, base: 10000, layout: 'half', row: 10, col: 5, pair: 5, fn: 'sin' },
         { length: 40, dim: 31, base: 500, layout: 'half', row: 33, col: 27, pair: 11, fn: 'cos' },
+        { length: 40, dim: 31, base: 500, layout: 'half', row: 33, col: 16, pair: 0, fn: 'cos' }, // first cosine
+        { length: 40, dim: 31, base: 500, layout: 'half', row: 33, col: 15, pair: 15, fn: 'sin' }, // odd dim: the extra sine
       ]) {
         await settings(page, p);
         await heatmapCursor(page, '#sin-heatmap', p.row, p.col);

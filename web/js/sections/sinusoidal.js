@@ -103,7 +103,7 @@ export function mount(root, pe, bus) {
     const value = table.data[row * p.dim + col];
     setReadout($('sin-readout'),
       field('p', String(row)), '   ', field('j', String(col)), '   ',
-      field('pair i', String(pair), 'pair'), ` (${fn === 'sin' ? 'sine  ' : 'cosine'})   `,
+      field('pair i', String(pair), 'pair'), ` (${fn === 'sin' ? 'sine)  ' : 'cosine)'}   `,
       field(`w${sub(pair)}`, sig(w, 6), 'w'), ' rad/token\n',
       `PE[${row}, ${col}] = ${fn}(p · w${sub(pair)}) = ${fn}(${row} × ${sig(w, 6)}) = ${fn}(`,
       valueSpan('angle', sig(row * w, 6)), ' rad) = ', valueSpan('value', signed(value, 6)),

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import { createPosEnc } from '../../dist/node.js';
+import { encodeFloats, npyBytes } from '../js/io-fixtures.mjs';
 import { ARTIFACTS, openBrowser } from './harness.mjs';
 import { canvasStats, frames, heatmapCursor, matrixReady, setValue } from './page-helpers.mjs';
 import { learnedTests } from './sections/learned.mjs';
@@ -103,7 +104,10 @@ test('a phone-sized viewport: one column, no sideways scrolling, plots drawn', a
   assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= 390), 'the page scrolls sideways');
   const [a, b] = await Promise.all(['#sin-heatmap', '#sin-waves'].map((s) => phone.locator(s).boundingBox()));
   assert.ok(b.y > a.y + a.height, 'figures stack in one column');
-  for (const id of ['sin-heatmap', 'rope-qk']) assert.ok((await canvasStats(phone, `#${id}`)).inked > 0.1, id);
+  const wave = Array.from({ length: 96 * 48 }, (_, i) => Math.round(32 * Math.sin(Math.floor(i / 48) * (1 + (i % 48)) * 0.02)) / 32);
+  await phone.setInputFiles('#learned-file', { name: 'waves.npy', mimeType: 'application/octet-stream', buffer: Buffer.from(npyBytes({ shape: [96, 48], data: encodeFloats(wave, 'f4') })) });
+  await matrixReady(phone, 'learned-sim-matrix');
+  for (const id of ['sin-heatmap', 'rope-qk', 'learned-heatmap']) assert.ok((await canvasStats(phone, `#${id}`)).inked > 0.1, id);
   await phone.screenshot({ path: `${ARTIFACTS}phone-top.png` });
   for (const id of SECTIONS) await phone.locator(`#${id}`).screenshot({ path: `${ARTIFACTS}phone-${id}.png` });
   await phone.close();

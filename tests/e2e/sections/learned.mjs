@@ -36,6 +36,7 @@ export function learnedTests(ctx) {
         await page.waitForSelector('#learned-status:not([hidden])');
         assert.match(await page.textContent('#learned-status'), pattern, name);
         assert.equal(await page.getAttribute('#learned-status', 'role'), 'alert');
+        assert.equal(await page.textContent('#learned-info'), 'No table loaded yet.', `${name}: the info line is restored`);
       }
       await page.locator('#learned-drop').evaluate((zone) => zone.scrollIntoView());
       const zone = await page.locator('#learned-drop').boundingBox();

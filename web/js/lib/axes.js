@@ -4,6 +4,12 @@ import { GRID, INK, MUTED, PLOT_FONT } from './canvas.js';
 /** About `count` round tick values covering [lo, hi] (steps of 1, 2 or 5 times a power of ten). */
 export function niceTicks(lo, hi, count = 5) {
   if (!(hi > lo)) return [lo];
+  const ticks = stepTicks(lo, hi, count);
+  // a narrow axis may round to a step wider than the range: ask for more, smaller steps
+  return ticks.length >= 2 ? ticks : stepTicks(lo, hi, Math.max(2, count) * 2.5);
+}
+
+function stepTicks(lo, hi, count) {
   const raw = (hi - lo) / Math.max(1, count);
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? 10 * power;

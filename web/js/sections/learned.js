@@ -75,6 +75,7 @@ export function mount(root, pe, bus) {
 
   function fail(name, error) {
     showStatus(status, `Could not use ${name}: ${error.message}`);
+    $('learned-info').textContent = shown ? shown.info : 'No table loaded yet.';
   }
 
   /** Reads a file's bytes: lists what it holds and shows the most likely position table. */
@@ -133,6 +134,7 @@ export function mount(root, pe, bus) {
     heatmap.setCursor(cell.row, cell.col);
     const info = `${file.name} · ${file.kind === 'npy' ? 'array' : name} · ${int(rows)} positions × ${int(dim)} dims · ${formatBytes(file.bytes.length)}`;
     $('learned-info').textContent = info;
+    shown.info = info;
     root.dataset.table = `${rows}x${dim}`;
     showCell();
     drawRow();

@@ -1,6 +1,8 @@
 // The PosEnc object: one per module instance, grouping the encoding families.
 import { PosEncError } from './errors.js';
 import { Heap } from './heap.js';
+import { ioApi } from './io.js';
+import type { IoApi } from './io.js';
 import { learnedApi } from './learned.js';
 import type { LearnedApi } from './learned.js';
 import type { RawModule } from './raw-module.js';
@@ -50,6 +52,8 @@ export interface PosEnc {
   readonly alibi: AlibiApi;
   /** Attention logits, scores and outputs for small sizes (mask, bias, RoPE). */
   readonly attention: AttentionApi;
+  /** Reading and writing tables: `.npy` and `.safetensors` files (plain JS, no WebAssembly). */
+  readonly io: IoApi;
 }
 
 /** Options for loading the module. */
@@ -101,5 +105,6 @@ function wrap(raw: RawModule): PosEnc {
     deberta: Object.freeze(debertaApi(heap)),
     alibi: Object.freeze(alibiApi(heap)),
     attention: Object.freeze(attentionApi(heap)),
+    io: Object.freeze(ioApi()),
   });
 }

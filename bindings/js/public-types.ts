@@ -25,3 +25,6 @@ export type { T5Api, T5BiasOptions, T5BucketOptions, T5MatrixOptions } from './t
 export type { DebertaApi, DebertaBucketOptions, DebertaMatrixOptions } from './deberta.js';
 export type { AlibiApi, AlibiBiasOptions, AlibiForm, AlibiSlopeOptions, AttentionMaskInput } from './alibi.js';
 export type { AttentionApi, AttentionOptions, AttentionRopeOptions } from './attention.js';
+export type {
+  BytesInput, IoApi, ReadNpyOptions, ReadSafetensorsOptions, SafetensorsEntry, SafetensorsHeader, WriteNpyOptions,
+} from './io.js';

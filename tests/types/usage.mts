@@ -3,7 +3,7 @@
 import { createPosEnc, PosEncError, RopeCache, PositionTable } from 'posenc';
 import type {
   PosEnc, PosEncErrorCode, Tensor, TensorLike, RopeApplyOptions, RopeFrequencies, RopeModelSpec, RopeScaling, Float64Tensor,
-  Llama3Band,
+  Llama3Band, SafetensorsHeader,
 } from 'posenc';
 
 const pe: PosEnc = await createPosEnc();
@@ -66,6 +66,15 @@ pe.rope.apply2d(q, null, { layout: 'bshd', grid: [1, 2], freqs: 'audio' });
 console.log(low, ramp, band, list, angles);
 
 const y: Tensor = pe.rope.rotaryEmbedding(q, cos, cos, { interleaved: true, rotaryEmbeddingDim: 0 });
+
+const npy: Uint8Array = pe.io.writeNpy(table);
+const back: Tensor = pe.io.readNpy(npy.buffer, { voidAs: 'bfloat16' });
+const listing: SafetensorsHeader = pe.io.listSafetensors(new Uint8Array(8));
+const firstName: string | undefined = listing.tensors[0]?.name;
+const tensors: Record<string, Tensor> = pe.io.readSafetensors(npy, { names: ['wpe.weight'] });
+// @ts-expect-error voidAs only knows 'bfloat16'
+pe.io.readNpy(npy, { voidAs: 'float16' });
+console.log(back, firstName, tensors);
 
 try {
   pe.rope.frequencies({ rotaryDim: 7 });

@@ -1,5 +1,5 @@
 // npm test: set up what is missing, build, then run every suite. `npm test -- <suite> ...` runs
-// only the named suites: native, wasm, js, types, package.
+// only the named suites: native, wasm, js, types, package, e2e.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -27,6 +27,8 @@ const SUITES = {
   js: () => run(node, ['--test', '--test-reporter=spec', ...testFiles('tests/js')], { timeoutMs: TIMEOUT }),
   types: () => run(node, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tests/types/tsconfig.json'], { timeoutMs: TIMEOUT }),
   package: () => run(node, ['--test', '--test-reporter=spec', ...testFiles('tests/package')], { timeoutMs: TIMEOUT }),
+  // The lesson page in headless Chromium: one test file, so one browser launch.
+  e2e: () => run(node, ['--test', '--test-reporter=spec', ...testFiles('tests/e2e')], { timeoutMs: TIMEOUT }),
 };
 
 const requested = process.argv.slice(2);
@@ -38,7 +40,7 @@ if (unknown.length) {
 const suites = requested.length ? requested : Object.keys(SUITES);
 
 ensureSetup('test');
-if (suites.some((s) => ['js', 'types', 'package'].includes(s))) buildPackage();
+if (suites.some((s) => ['js', 'types', 'package', 'e2e'].includes(s))) buildPackage();
 for (const name of suites) {
   console.log(`\n=== posenc test suite: ${name} ===`);
   const started = Date.now();

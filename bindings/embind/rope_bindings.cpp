@@ -1,47 +1,66 @@
-// RoPE bindings: frequencies, in-place rotation of q/k, and cos/sin tables (caches, ONNX semantics).
+// RoPE bindings: frequencies (with scaling and diagnostics), angles, in-place rotation of q/k, and
+// cos/sin tables (caches, ONNX semantics).
 #include <emscripten/bind.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "boundary.hpp"
 #include "posenc/rope.hpp"
+#include "rope_spec.hpp"
 
 namespace posenc::bindings {
 namespace {
 
-/// q/k shapes as the JS layer resolved them (sizes already checked to be integers).
-Status tensors_from(std::uintptr_t q, int q_heads, std::uintptr_t k, int k_heads, int batch, int seq, int head_dim,
-                    int layout, RopeTensors* t) {
-  t->q = ptr<float>(q);
-  t->k = k == 0 ? nullptr : ptr<float>(k);
-  POSENC_RETURN_IF_ERROR(to_size("q heads", q_heads, &t->q_heads));
-  POSENC_RETURN_IF_ERROR(to_size("k heads", k_heads, &t->k_heads));
-  POSENC_RETURN_IF_ERROR(to_size("batch", batch, &t->batch));
-  POSENC_RETURN_IF_ERROR(to_size("seq", seq, &t->seq));
-  POSENC_RETURN_IF_ERROR(to_size("headDim", head_dim, &t->head_dim));
-  t->layout = static_cast<HeadLayout>(layout);
-  return {};
-}
-
-/// Writes rotaryDim/2 inverse frequencies to `out` and the attention factor after them.
-int rope_frequencies_binding(int rotary_dim, double base, std::uintptr_t out) {
+/// Writes the frequencies of a RoPE spec at `out` (4 * rotaryDim/2 + 7 doubles, p = rotaryDim/2):
+///   [0, p)        inverse frequencies
+///   p + 0..6      attention factor, effective base, factor, seqLen used (NaN: none),
+///                 YaRN low, YaRN high (NaN unless yarn), LongRoPE long list in use (0/1)
+///   p + 7 + [0, p)   YaRN ramp per pair (NaN unless yarn)
+///   p + 7 + [p, 2p)  Llama 3 band per pair (0 unchanged, 1 blended, 2 divided; NaN unless llama3)
+///   p + 7 + [2p, 3p) Llama 3 blend weight s per pair (NaN unless llama3)
+/// Keep in sync with readFrequencies() in bindings/js/rope-spec.ts.
+int rope_frequencies_binding(int rotary_dim, double base, std::uintptr_t scaling, double seq_len, std::uintptr_t out) {
   return guarded([&] {
-    RopeFrequencies freq;
-    POSENC_RETURN_IF_ERROR(rope_frequencies(RopeConfig{rotary_dim, base}, &freq));
-    double* dst = std::copy(freq.inv_freq.begin(), freq.inv_freq.end(), ptr<double>(out));
-    *dst = freq.attention_factor;
+    RopeFrequencies f;
+    POSENC_RETURN_IF_ERROR(rope_frequencies(config_from(rotary_dim, base, scaling, seq_len), &f));
+    const std::size_t p = f.inv_freq.size();
+    double* dst = ptr<double>(out);
+    std::copy(f.inv_freq.begin(), f.inv_freq.end(), dst);
+    const double nan = std::nan("");
+    const double header[7] = {f.attention_factor, f.effective_base, f.factor, f.seq_len,
+                              f.yarn_low, f.yarn_high, f.longrope_long ? 1.0 : 0.0};
+    std::copy(header, header + 7, dst + p);
+    double* ramp = dst + p + 7;
+    double* band = ramp + p;
+    double* blend = band + p;
+    for (std::size_t i = 0; i < p; ++i) {
+      ramp[i] = f.yarn_ramp.empty() ? nan : f.yarn_ramp[i];
+      band[i] = f.llama3_band.empty() ? nan : static_cast<double>(f.llama3_band[i]);
+      blend[i] = f.llama3_blend.empty() ? nan : f.llama3_blend[i];
+    }
     return Status();
   });
 }
 
 int rope_apply_binding(std::uintptr_t q, int q_heads, std::uintptr_t k, int k_heads, int batch, int seq,
-                       int head_dim, int layout, int pairing, int rotary_dim, double base, double offset,
-                       std::uintptr_t ids, bool per_batch) {
+                       int head_dim, int layout, int pairing, int rotary_dim, double base, std::uintptr_t scaling,
+                       double seq_len, double offset, std::uintptr_t ids, bool per_batch) {
   return guarded([&] {
     RopeTensors t;
     POSENC_RETURN_IF_ERROR(tensors_from(q, q_heads, k, k_heads, batch, seq, head_dim, layout, &t));
-    return rope_apply(RopeConfig{rotary_dim, base}, static_cast<Pairing>(pairing),
+    return rope_apply(config_from(rotary_dim, base, scaling, seq_len), static_cast<Pairing>(pairing),
                       positions_from(offset, ids, per_batch), t);
+  });
+}
+
+/// Writes count * rotaryDim/2 angles (position * inverse frequency) at `out`.
+int rope_angles_binding(int rotary_dim, double base, std::uintptr_t scaling, double seq_len, std::uintptr_t ids,
+                        int count, std::uintptr_t out) {
+  return guarded([&] {
+    std::size_t n = 0;
+    POSENC_RETURN_IF_ERROR(to_size("positionIds length", count, &n));
+    return rope_angles(config_from(rotary_dim, base, scaling, seq_len), ptr<const double>(ids), n, ptr<double>(out));
   });
 }
 
@@ -76,6 +95,7 @@ EMSCRIPTEN_BINDINGS(posenc_rope) {
   using namespace posenc::bindings;
   emscripten::function("ropeFrequencies", &rope_frequencies_binding);
   emscripten::function("ropeApply", &rope_apply_binding);
+  emscripten::function("ropeAngles", &rope_angles_binding);
   emscripten::function("ropeFillTable", &rope_fill_table_binding);
   emscripten::function("ropeApplyTable", &rope_apply_table_binding);
 }

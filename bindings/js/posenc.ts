@@ -1,6 +1,8 @@
 // The PosEnc object: one per module instance, grouping the encoding families.
 import { PosEncError } from './errors.js';
 import { Heap } from './heap.js';
+import { ioApi } from './io.js';
+import type { IoApi } from './io.js';
 import { learnedApi } from './learned.js';
 import type { LearnedApi } from './learned.js';
 import { memoryApi } from './memory.js';
@@ -10,6 +12,18 @@ import { ropeApi } from './rope.js';
 import type { RopeApi } from './rope.js';
 import { sinusoidalApi } from './sinusoidal.js';
 import type { SinusoidalApi } from './sinusoidal.js';
+import { alibiApi } from './alibi.js';
+import type { AlibiApi } from './alibi.js';
+import { attentionApi } from './attention.js';
+import type { AttentionApi } from './attention.js';
+import { debertaApi } from './deberta.js';
+import type { DebertaApi } from './deberta.js';
+import { shawApi } from './shaw.js';
+import type { ShawApi } from './shaw.js';
+import { t5Api } from './t5.js';
+import type { T5Api } from './t5.js';
+import { transformerXLApi } from './transformer-xl.js';
+import type { TransformerXLApi } from './transformer-xl.js';
 
 /** The package version. */
 export const VERSION = '0.1.0';
@@ -28,6 +42,20 @@ export interface PosEnc {
   readonly learned: LearnedApi;
   /** Rotary position embeddings (RoPE). */
   readonly rope: RopeApi;
+  /** Shaw et al. 2018 clipped relative position representations. */
+  readonly shaw: ShawApi;
+  /** Transformer-XL relative sinusoid, relative shift and four-term score (Dai et al. 2019). */
+  readonly transformerXL: TransformerXLApi;
+  /** T5 relative position buckets and bias. */
+  readonly t5: T5Api;
+  /** DeBERTa-v2/v3 log-bucket relative positions and c2p/p2c indices. */
+  readonly deberta: DebertaApi;
+  /** ALiBi slopes and linear biases. */
+  readonly alibi: AlibiApi;
+  /** Attention logits, scores and outputs for small sizes (mask, bias, RoPE). */
+  readonly attention: AttentionApi;
+  /** Reading and writing tables: `.npy` and `.safetensors` files (plain JS, no WebAssembly). */
+  readonly io: IoApi;
   /** Tensors kept in WebAssembly memory, for hot loops without copies (`pe.memory.tensor(dims)`). */
   readonly memory: MemoryApi;
 }
@@ -75,6 +103,13 @@ function wrap(raw: RawModule): PosEnc {
     sinusoidal: Object.freeze(sinusoidalApi(heap)),
     learned: Object.freeze(learnedApi(heap)),
     rope: Object.freeze(ropeApi(heap)),
+    shaw: Object.freeze(shawApi(heap)),
+    transformerXL: Object.freeze(transformerXLApi(heap)),
+    t5: Object.freeze(t5Api(heap)),
+    deberta: Object.freeze(debertaApi(heap)),
+    alibi: Object.freeze(alibiApi(heap)),
+    attention: Object.freeze(attentionApi(heap)),
+    io: Object.freeze(ioApi()),
     memory: Object.freeze(memoryApi(heap)),
   });
 }

@@ -27,16 +27,108 @@ export interface RawModule {
     perBatch: boolean,
   ): number;
 
-  /** Writes rotaryDim/2 inverse frequencies, then the attention factor, at `out`. */
-  ropeFrequencies(rotaryDim: number, base: number, out: Ptr): number;
+  /**
+   * Writes the frequencies of a RoPE spec at `out`: rotaryDim/2 inverse frequencies, then the
+   * attention factor and the variant diagnostics (layout in bindings/embind/rope_bindings.cpp).
+   * `scaling` is a scaling block (rope-spec.ts) or 0; `seqLen` NaN means absent.
+   */
+  ropeFrequencies(rotaryDim: number, base: number, scaling: Ptr, seqLen: number, out: Ptr): number;
   ropeApply(
     q: Ptr, qHeads: number, k: Ptr, kHeads: number, batch: number, seq: number, headDim: number, layout: number,
-    pairing: number, rotaryDim: number, base: number, offset: number, ids: Ptr, perBatch: boolean,
+    pairing: number, rotaryDim: number, base: number, scaling: Ptr, seqLen: number, offset: number, ids: Ptr,
+    perBatch: boolean,
   ): number;
+  /** Writes count * rotaryDim/2 angles (position * inverse frequency) at `out`. */
+  ropeAngles(rotaryDim: number, base: number, scaling: Ptr, seqLen: number, ids: Ptr, count: number, out: Ptr): number;
   ropeFillTable(rotaryDim: number, invFreq: Ptr, attentionFactor: number, rows: number, cos: Ptr, sin: Ptr): number;
   ropeApplyTable(
     cos: Ptr, sin: Ptr, rows: number, pairs: number, pairing: number, rotaryDim: number, q: Ptr, qHeads: number,
     k: Ptr, kHeads: number, batch: number, seq: number, headDim: number, layout: number, offset: number, ids: Ptr,
     perBatch: boolean,
+  ): number;
+
+  /** 2-D axial RoPE; with ids = 0 the positions are the gridRows x gridCols grid in row-major order. */
+  ropeApplyAxial(
+    q: Ptr, qHeads: number, k: Ptr, kHeads: number, batch: number, seq: number, headDim: number, layout: number,
+    rotaryDim: number, base: number, freqs: number, maxFreq: number, ids: Ptr, perBatch: boolean, gridRows: number,
+    gridCols: number,
+  ): number;
+  /** M-RoPE; `sections` holds sectionCount doubles; ids are axis-major [sections, (batch,) seq]. */
+  ropeApplyMultimodal(
+    q: Ptr, qHeads: number, k: Ptr, kHeads: number, batch: number, seq: number, headDim: number, layout: number,
+    pairing: number, rotaryDim: number, base: number, scaling: Ptr, seqLen: number, sections: Ptr,
+    sectionCount: number, offset: number, ids: Ptr, perBatch: boolean,
+  ): number;
+  /** xPos; `center` NaN means floor(seq / 2). */
+  ropeApplyXPos(
+    q: Ptr, qHeads: number, k: Ptr, kHeads: number, batch: number, seq: number, headDim: number, layout: number,
+    pairing: number, rotaryDim: number, base: number, scaling: Ptr, seqLen: number, gamma: number, scaleBase: number,
+    center: number, offset: number, ids: Ptr, perBatch: boolean,
+  ): number;
+
+  // Relative positions and attention helpers (bindings/embind/{shaw,transformer_xl,t5,deberta,alibi,attention}_bindings.cpp).
+  shawRelativeIndices(out: Ptr, qLen: number, kLen: number, maxRelativePosition: number, queryOffset: number): number;
+  shawGather(
+    table: Ptr, rows: number, width: number, out: Ptr, qLen: number, kLen: number, maxRelativePosition: number,
+    queryOffset: number,
+  ): number;
+  shawLogits(
+    q: Ptr, k: Ptr, heads: number, kvHeads: number, qLen: number, kLen: number, headDim: number, relativeKeys: Ptr,
+    rows: number, maxRelativePosition: number, queryOffset: number, hasScale: boolean, scale: number, causal: boolean,
+    out: Ptr,
+  ): number;
+  shawAttention(
+    q: Ptr, k: Ptr, v: Ptr, heads: number, kvHeads: number, qLen: number, kLen: number, headDim: number,
+    valueDim: number, relativeKeys: Ptr, relativeValues: Ptr, rows: number, maxRelativePosition: number,
+    queryOffset: number, hasScale: boolean, scale: number, causal: boolean, out: Ptr,
+  ): number;
+
+  txlRelativeSinusoid(out: Ptr, kLen: number, dModel: number, clampLen: number, base: number): number;
+  txlRelShift(bd: Ptr, heads: number, qLen: number, kLen: number, maskFuture: boolean, out: Ptr): number;
+  txlScore(
+    q: Ptr, k: Ptr, r: Ptr, u: Ptr, v: Ptr, heads: number, qLen: number, kLen: number, headDim: number,
+    maskFuture: boolean, out: Ptr,
+  ): number;
+
+  /** Writes the bucket (int32) at `out`. */
+  t5Bucket(relativePosition: number, numBuckets: number, maxDistance: number, bidirectional: boolean, out: Ptr): number;
+  t5BucketMatrix(
+    out: Ptr, qLen: number, kLen: number, queryOffset: number, numBuckets: number, maxDistance: number,
+    bidirectional: boolean,
+  ): number;
+  /** Writes the per-head vectors [heads, qLen + kLen - 1] of the bias (row i of head h starts at qLen - 1 - i). */
+  t5BiasDiagonals(
+    table: Ptr, rows: number, heads: number, out: Ptr, qLen: number, kLen: number, queryOffset: number,
+    numBuckets: number, maxDistance: number, bidirectional: boolean,
+  ): number;
+
+  /** Writes the bucket (float64) at `out`. */
+  debertaBucket(relativePosition: number, bucketSize: number, maxPosition: number, out: Ptr): number;
+  /** Writes attSpan (int32) at `out`. */
+  debertaAttentionSpan(bucketSize: number, maxPosition: number, out: Ptr): number;
+  /** kind 0: relative positions, 1: c2p indices, 2: p2c indices. */
+  debertaMatrix(kind: number, out: Ptr, qLen: number, kLen: number, bucketSize: number, maxPosition: number): number;
+
+  alibiSlopes(numHeads: number, maxBias: number, out: Ptr): number;
+  /** causal/symmetric: per-head vectors [heads, qLen + kLen - 1]; bloom: rows [batch, heads, kLen]. */
+  alibiBiasParts(
+    out: Ptr, numHeads: number, maxBias: number, form: number, maskFuture: boolean, qLen: number, kLen: number,
+    queryOffset: number, attentionMask: Ptr, batch: number,
+  ): number;
+
+  attentionLogits(
+    q: Ptr, k: Ptr, heads: number, kvHeads: number, qLen: number, kLen: number, headDim: number, hasScale: boolean,
+    scale: number, causal: boolean, queryOffset: number, bias: Ptr, biasHeads: number, rotaryDim: number,
+    ropeBase: number, pairing: number, out: Ptr,
+  ): number;
+  attentionScores(
+    q: Ptr, k: Ptr, heads: number, kvHeads: number, qLen: number, kLen: number, headDim: number, hasScale: boolean,
+    scale: number, causal: boolean, queryOffset: number, bias: Ptr, biasHeads: number, rotaryDim: number,
+    ropeBase: number, pairing: number, out: Ptr,
+  ): number;
+  attentionOutput(
+    q: Ptr, k: Ptr, v: Ptr, heads: number, kvHeads: number, qLen: number, kLen: number, headDim: number,
+    valueDim: number, hasScale: boolean, scale: number, causal: boolean, queryOffset: number, bias: Ptr,
+    biasHeads: number, rotaryDim: number, ropeBase: number, pairing: number, out: Ptr, scoresOut: Ptr,
   ): number;
 }

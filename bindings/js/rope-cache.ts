@@ -6,7 +6,7 @@ import { PosEncError } from './errors.js';
 import { Heap, HeapScope } from './heap.js';
 import type { Ptr } from './raw-module.js';
 import { positionsOf } from './position-table.js';
-import { checkDisjoint, kHeads, qHeads } from './rope-shapes.js';
+import { qkOf } from './rope-shapes.js';
 import type { HeadLayout } from './rope-shapes.js';
 
 /** Options of {@link RopeCache.apply}: the tensors' shapes and positions (integers inside the cache). */
@@ -63,14 +63,10 @@ export class RopeCache {
     const opts = args.options(fn, options, ['layout', 'dims', 'kDims', 'numHeads', 'offset', 'positionIds']);
     const s = this.#live(fn);
     const heap = this.#heap;
-    const qt = args.tensor(fn, 'q', q, opts.dims);
-    const qh = qHeads(fn, qt, opts.layout, opts.numHeads);
+    const { qt, qh, kt, kh } = qkOf(fn, q, k, opts);
     if (s.headDim !== undefined && s.headDim !== qh.headDim) {
       throw new PosEncError('SHAPE_MISMATCH', `${fn}: the cache was built for headDim ${s.headDim}, q has head size ${qh.headDim}`);
     }
-    const kt = k === null || k === undefined ? undefined : args.tensor(fn, 'k', k, opts.kDims ?? opts.dims, opts.kDims === undefined ? 'dims' : 'kDims');
-    const kh = kt && kHeads(fn, kt, qt, qh);
-    if (kt) checkDisjoint(fn, qt.data, kt.data);
     const pos = positionsOf(fn, opts, qh.batch, qh.seq);
     const scope = new HeapScope(heap);
     try {

@@ -83,3 +83,21 @@ export function checkDisjoint(fn: string, a: Float32Array, b: Float32Array): voi
     throw new PosEncError('INVALID_ARGUMENT', `${fn}: q and k must not overlap in memory`);
   }
 }
+
+/** Resolved q and optional k of a RoPE call. */
+export interface QK {
+  qt: TensorArg;
+  qh: Heads;
+  kt: TensorArg | undefined;
+  kh: Heads | undefined;
+}
+
+/** Resolves q and k (k may be null) from a call's `dims`/`kDims`/`layout`/`numHeads` options. */
+export function qkOf(fn: string, q: unknown, k: unknown, opts: Record<string, unknown>): QK {
+  const qt = args.tensor(fn, 'q', q, opts.dims);
+  const qh = qHeads(fn, qt, opts.layout, opts.numHeads);
+  const kt = k === null || k === undefined ? undefined : args.tensor(fn, 'k', k, opts.kDims ?? opts.dims, opts.kDims === undefined ? 'dims' : 'kDims');
+  const kh = kt && kHeads(fn, kt, qt, qh);
+  if (kt) checkDisjoint(fn, qt.data, kt.data);
+  return { qt, qh, kt, kh };
+}

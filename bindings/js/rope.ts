@@ -1,38 +1,32 @@
 // Rotary position embedding (Su et al. 2021, RoFormer): in-place rotation of q/k lane pairs by
-// position * frequency. Angles and their cos/sin are evaluated in double precision in the C++
-// core (src/encodings/rope.cpp); this file resolves shapes and options and moves the data.
+// position * frequency, with the scaling variants of rope-spec.ts. Frequencies, angles and their
+// cos/sin are computed in double precision in the C++ core (src/encodings/rope.cpp and
+// rope_scaling.cpp); this file resolves shapes and options and moves the data.
 import * as args from './args.js';
 import type { PositionIdsInput, Tensor, TensorInput } from './args.js';
 import { PosEncError } from './errors.js';
 import { Heap, HeapScope } from './heap.js';
-import { positionsOf } from './position-table.js';
+import { positionCount, positionsOf } from './position-table.js';
 import { RopeCache } from './rope-cache.js';
-import { checkDisjoint, kHeads, qHeads } from './rope-shapes.js';
-import type { HeadLayout, Heads } from './rope-shapes.js';
+import { fromConfig } from './rope-config.js';
+import type { RopeConfigOptions, RopeModelSpec } from './rope-config.js';
+import { ropeFormsApi } from './rope-forms.js';
+import type { Rope2dOptions, RopeMultimodalOptions, RopeXPosOptions } from './rope-forms.js';
+import { qHeads, qkOf } from './rope-shapes.js';
+import type { HeadLayout } from './rope-shapes.js';
+import { frequencyBlockLength, readFrequencies, resolveSpec, SPEC_KEYS, seqLenOf } from './rope-spec.js';
+import type { ResolvedSpec, RopeFrequencies, RopeSpec } from './rope-spec.js';
 
 export type { HeadLayout } from './rope-shapes.js';
 export { RopeCache } from './rope-cache.js';
 export type { RopeCacheApplyOptions } from './rope-cache.js';
-
-/**
- * Which lanes form a rotated pair. `'half'` pairs lane i with lane i + rotaryDim/2 (GPT-NeoX,
- * HF Llama `rotate_half`, ggml NEOX); `'interleaved'` pairs lanes 2i and 2i+1 (GPT-J, Meta Llama,
- * RoFormer, ggml NORMAL).
- */
-export type RopePairing = 'half' | 'interleaved';
-export const PAIRINGS: readonly RopePairing[] = ['half', 'interleaved'];
-
-/** What defines a RoPE: its width, base and pairing. */
-export interface RopeSpec {
-  /** Lanes per head. Taken from the tensors when omitted; if given, it must match them. */
-  headDim?: number;
-  /** Leading lanes that rotate (even, 2..headDim; default headDim). The rest pass through. */
-  rotaryDim?: number;
-  /** Frequency base θ (default 10000): w_i = base^(-2i/rotaryDim). */
-  base?: number;
-  /** Lane pairing (default `'half'`). */
-  pairing?: RopePairing;
-}
+export { PAIRINGS } from './rope-spec.js';
+export type {
+  DefaultRopeScaling, DynamicRopeScaling, LinearRopeScaling, Llama3Band, Llama3RopeScaling, LongRopeScaling, NtkRopeScaling,
+  RopeFrequencies, RopePairing, RopeScaling, RopeScalingType, RopeSpec, YarnRopeScaling,
+} from './rope-spec.js';
+export type { Rope2dOptions, RopeMultimodalOptions, RopeXPosOptions } from './rope-forms.js';
+export type { RopeConfigOptions, RopeModelSpec } from './rope-config.js';
 
 /** Options of {@link RopeApi.apply}. */
 export interface RopeApplyOptions extends RopeSpec {
@@ -48,20 +42,34 @@ export interface RopeApplyOptions extends RopeSpec {
   offset?: number;
   /** Explicit positions: `[seq]` shared by all rows, or `[batch, seq]` (e.g. left-padded batches). */
   positionIds?: PositionIdsInput;
+  /**
+   * The current sequence length, read by `dynamic` and `longrope` scaling. Default: max(position) + 1
+   * over the call's tokens, as Hugging Face's forward derives it from `position_ids`.
+   */
+  seqLen?: number;
 }
 
-/** The frequencies of a RoPE. */
-export interface RopeFrequencies {
-  /** rotaryDim/2 angular frequencies (radians per position), float64. */
-  invFreq: Float64Array;
-  /** Multiplies cos and sin of rotated lanes (1 for the unscaled RoPE). */
-  attentionFactor: number;
+/** Options of {@link RopeApi.frequencies} and {@link RopeApi.angles}. */
+export interface RopeLengthOptions {
+  /**
+   * The current sequence length (`dynamic`, `longrope`). `frequencies` without it: as at model load
+   * in Hugging Face (dynamic NTK unscaled, LongRoPE short list); `angles` without it: max(positionIds) + 1.
+   */
+  seqLen?: number;
 }
 
 /** Options of {@link RopeApi.createCache}. */
 export interface RopeCacheOptions extends RopeSpec {
   /** Positions to precompute: 0..maxPositions-1. */
   maxPositions: number;
+  /** The current length for `dynamic`/`longrope` scaling (default maxPositions). */
+  seqLen?: number;
+}
+
+/** A float64 result: row-major data and its dims. */
+export interface Float64Tensor {
+  data: Float64Array;
+  dims: number[];
 }
 
 /** Options of {@link RopeApi.rotaryEmbedding}, named after the ONNX RotaryEmbedding attributes. */
@@ -82,71 +90,85 @@ export interface RotaryEmbeddingOptions {
 
 /** Rotary position embedding: `pe.rope`. */
 export interface RopeApi {
-  /** Rotates q and (unless null) k in place, in one call. Both keep their shapes. */
+  /**
+   * Rotates q and (unless null) k in place, in one call. Both keep their shapes. With `scaling`,
+   * the scaled frequencies are used and the attention factor multiplies the rotated lanes.
+   */
   apply(q: TensorInput, k: TensorInput | null | undefined, options: RopeApplyOptions): void;
-  /** The inverse frequencies and attention factor the options define. */
-  frequencies(options: RopeSpec): RopeFrequencies;
-  /** Precomputes cos/sin for positions 0..maxPositions-1 in WebAssembly memory, for repeated calls. */
+  /** The inverse frequencies, attention factor and variant diagnostics (ENCODINGS.md 8.11) the spec defines. */
+  frequencies(spec: RopeSpec & RopeLengthOptions, options?: RopeLengthOptions): RopeFrequencies;
+  /** The rotation angles position * invFreq in float64, `[positions, rotaryDim/2]`. */
+  angles(spec: RopeSpec & RopeLengthOptions, positionIds: PositionIdsInput, options?: RopeLengthOptions): Float64Tensor;
+  /** Precomputes cos/sin (attention factor included) for positions 0..maxPositions-1 in WebAssembly memory, for repeated calls. */
   createCache(options: RopeCacheOptions): RopeCache;
   /**
    * The ONNX RotaryEmbedding operator (opset 23): rotates `x` with the given cos/sin caches (used
    * as given) and returns a new tensor. 4-D `x` is `[batch, heads, seq, headDim]`; 3-D is `[batch, seq, hidden]` with `numHeads`.
    */
   rotaryEmbedding(x: TensorInput, cosCache: TensorInput, sinCache: TensorInput, options?: RotaryEmbeddingOptions): Tensor;
+  /**
+   * 2-D axial RoPE for image patches (lucidrains order): lanes [0, rotaryDim/2) rotate by the
+   * row, [rotaryDim/2, rotaryDim) by the column, adjacent pairs inside each block; in place.
+   */
+  apply2d(q: TensorInput, k: TensorInput | null | undefined, options: Rope2dOptions): void;
+  /** xPos (Sun et al. 2022): RoPE plus a per-pair scale zeta^((m-c)/B) on queries and its inverse on keys; in place. */
+  applyXPos(q: TensorInput, k: TensorInput | null | undefined, options: RopeXPosOptions): void;
+  /** Qwen2-VL M-RoPE: pair sections (`mropeSection`) rotated by temporal, height and width ids `[3, batch, seq]`; in place. */
+  applyMultimodal(q: TensorInput, k: TensorInput | null | undefined, options: RopeMultimodalOptions): void;
+  /** The RoPE spec of a model from its Hugging Face `config.json` (object or JSON text). Throws `INVALID_CONFIG` naming the field. */
+  fromConfig(config: object | string, options?: RopeConfigOptions): RopeModelSpec;
 }
 
-const APPLY_OPTIONS = ['headDim', 'rotaryDim', 'base', 'pairing', 'layout', 'dims', 'kDims', 'numHeads', 'offset', 'positionIds'];
-const SPEC_OPTIONS = ['headDim', 'rotaryDim', 'base', 'pairing'];
+const APPLY_OPTIONS = [...SPEC_KEYS, 'layout', 'dims', 'kDims', 'numHeads', 'offset', 'positionIds', 'seqLen', 'mropeSection'];
 
-/** rotaryDim (default headDim), checked against an explicit headDim option. */
-function rotaryDimOf(fn: string, opts: Record<string, unknown>, headDim: number | undefined): number {
-  if (opts.headDim !== undefined) {
-    const given = args.integer(fn, 'headDim', opts.headDim);
-    if (headDim !== undefined && given !== headDim) {
-      throw new PosEncError('SHAPE_MISMATCH', `${fn}: headDim ${given} disagrees with the tensors' head size ${headDim}`);
-    }
-    headDim = given;
+/** M-RoPE specs (from fromConfig) need their own entry point: refuse them instead of ignoring the sections. */
+export function refuseMrope(fn: string, opts: Record<string, unknown>): void {
+  if (opts.mropeSection !== undefined) {
+    throw new PosEncError('INVALID_ARGUMENT', `${fn}: mropeSection (Qwen2-VL M-RoPE) needs pe.rope.applyMultimodal with [3, batch, seq] positionIds`);
   }
-  if (opts.rotaryDim !== undefined) return args.integer(fn, 'rotaryDim', opts.rotaryDim);
-  if (headDim === undefined) throw new PosEncError('MISSING_OPTION', `${fn}: option 'rotaryDim' (or 'headDim') is required`);
-  return headDim;
-}
-
-function baseOf(fn: string, opts: Record<string, unknown>): number {
-  return opts.base === undefined ? 10000 : args.finite(fn, 'base', opts.base, true);
 }
 
 export function ropeApi(heap: Heap): RopeApi {
   const raw = heap.raw;
 
-  /** Writes the inverse frequencies into the scope; returns their address and the attention factor. */
-  function frequencyBlock(fn: string, opts: Record<string, unknown>, rotaryDim: number, scope: HeapScope) {
-    const pairs = Math.floor(rotaryDim / 2);
-    const ptr = scope.alloc((pairs + 1) * 8, 'inverse frequencies');
-    heap.check(raw.ropeFrequencies(rotaryDim, baseOf(fn, opts), ptr), fn);
+  /** Writes the scaling block (if any) into the scope; returns its address or 0. */
+  function scalingIn(spec: ResolvedSpec, scope: HeapScope): number {
+    return scope.f64In(spec.scaling.block, 'the scaling parameters');
+  }
+
+  /** Computes the frequencies of `spec` into the scope; returns their address and the attention factor. */
+  function frequencyBlock(fn: string, spec: ResolvedSpec, seqLen: number, scope: HeapScope) {
+    const pairs = Math.floor(spec.rotaryDim / 2);
+    const ptr = scope.alloc(frequencyBlockLength(pairs) * 8, 'inverse frequencies');
+    heap.check(raw.ropeFrequencies(spec.rotaryDim, spec.base, scalingIn(spec, scope), seqLen, ptr), fn);
     return { ptr, attentionFactor: heap.f64(ptr + pairs * 8, 1)[0]! };
+  }
+
+  /** seqLen from `options` or (as a convenience) from the spec object, not both. */
+  function lengthOf(fn: string, spec: Record<string, unknown>, options: unknown): number {
+    const opts = args.options(fn, options, ['seqLen'], true);
+    if (spec.seqLen !== undefined && opts.seqLen !== undefined) {
+      throw new PosEncError('INVALID_ARGUMENT', `${fn}: give seqLen once, in the spec or in the options`);
+    }
+    return seqLenOf(fn, opts.seqLen ?? spec.seqLen);
   }
 
   function apply(q: TensorInput, k: TensorInput | null | undefined, options: RopeApplyOptions): void {
     const fn = 'rope.apply';
     const opts = args.options(fn, options, APPLY_OPTIONS);
-    const qt = args.tensor(fn, 'q', q, opts.dims);
-    const qh = qHeads(fn, qt, opts.layout, opts.numHeads);
-    const kt = k === null || k === undefined ? undefined : args.tensor(fn, 'k', k, opts.kDims ?? opts.dims, opts.kDims === undefined ? 'dims' : 'kDims');
-    const kh: Heads | undefined = kt && kHeads(fn, kt, qt, qh);
-    if (kt) checkDisjoint(fn, qt.data, kt.data);
-    const rotaryDim = rotaryDimOf(fn, opts, qh.headDim);
-    const pairing = opts.pairing === undefined ? 0 : args.choice(fn, 'pairing', opts.pairing, PAIRINGS);
+    refuseMrope(fn, opts);
+    const { qt, qh, kt, kh } = qkOf(fn, q, k, opts);
+    const spec = resolveSpec(fn, opts, qh.headDim);
+    const seqLen = seqLenOf(fn, opts.seqLen);
     const pos = positionsOf(fn, opts, qh.batch, qh.seq);
-    const base = baseOf(fn, opts);
     const scope = new HeapScope(heap);
     try {
       const qPtr = scope.tensorIn(qt, 'q');
       const kPtr = kt ? scope.tensorIn(kt, 'k') : 0;
       const idsPtr = scope.f64In(pos.ids, 'positionIds');
       heap.check(
-        raw.ropeApply(qPtr, qh.heads, kPtr, kh?.heads ?? 0, qh.batch, qh.seq, qh.headDim, qh.layout, pairing, rotaryDim,
-          base, pos.offset, idsPtr, pos.perBatch),
+        raw.ropeApply(qPtr, qh.heads, kPtr, kh?.heads ?? 0, qh.batch, qh.seq, qh.headDim, qh.layout, spec.pairing,
+          spec.rotaryDim, spec.base, scalingIn(spec, scope), seqLen, pos.offset, idsPtr, pos.perBatch),
         fn,
       );
       scope.tensorOut(qt, qPtr);
@@ -156,14 +178,35 @@ export function ropeApi(heap: Heap): RopeApi {
     }
   }
 
-  function frequencies(options: RopeSpec): RopeFrequencies {
+  function frequencies(spec: RopeSpec & RopeLengthOptions, options?: RopeLengthOptions): RopeFrequencies {
     const fn = 'rope.frequencies';
-    const opts = args.options(fn, options, SPEC_OPTIONS);
-    const rotaryDim = rotaryDimOf(fn, opts, undefined);
+    const opts = args.options(fn, spec, [...SPEC_KEYS, 'seqLen', 'mropeSection']);
+    const seqLen = lengthOf(fn, opts, options);
+    const resolved = resolveSpec(fn, opts, undefined);
     const scope = new HeapScope(heap);
     try {
-      const freq = frequencyBlock(fn, opts, rotaryDim, scope);
-      return { invFreq: heap.f64(freq.ptr, rotaryDim / 2).slice(), attentionFactor: freq.attentionFactor };
+      const freq = frequencyBlock(fn, resolved, seqLen, scope);
+      return readFrequencies(heap, freq.ptr, resolved.rotaryDim / 2, resolved.scaling);
+    } finally {
+      scope.release();
+    }
+  }
+
+  function angles(spec: RopeSpec & RopeLengthOptions, positionIds: PositionIdsInput, options?: RopeLengthOptions): Float64Tensor {
+    const fn = 'rope.angles';
+    const opts = args.options(fn, spec, [...SPEC_KEYS, 'seqLen', 'mropeSection']);
+    refuseMrope(fn, opts);
+    const seqLen = lengthOf(fn, opts, options);
+    const resolved = resolveSpec(fn, opts, undefined);
+    const count = positionCount(positionIds);
+    const ids = args.positionIds(fn, positionIds, 1, Math.max(count, 1)).ids;
+    const pairs = resolved.rotaryDim / 2;
+    const scope = new HeapScope(heap);
+    try {
+      const idsPtr = scope.f64In(ids, 'positionIds');
+      const out = scope.alloc(ids.length * Math.max(pairs, 1) * 8, 'the angles');
+      heap.check(raw.ropeAngles(resolved.rotaryDim, resolved.base, scalingIn(resolved, scope), seqLen, idsPtr, ids.length, out), fn);
+      return { data: heap.f64(out, ids.length * pairs).slice(), dims: [ids.length, pairs] };
     } finally {
       scope.release();
     }
@@ -171,25 +214,26 @@ export function ropeApi(heap: Heap): RopeApi {
 
   function createCache(options: RopeCacheOptions): RopeCache {
     const fn = 'rope.createCache';
-    const opts = args.options(fn, options, [...SPEC_OPTIONS, 'maxPositions']);
-    const rotaryDim = rotaryDimOf(fn, opts, undefined);
+    const opts = args.options(fn, options, [...SPEC_KEYS, 'maxPositions', 'seqLen', 'mropeSection']);
+    refuseMrope(fn, opts);
+    const spec = resolveSpec(fn, opts, undefined);
     const headDim = opts.headDim === undefined ? undefined : args.integer(fn, 'headDim', opts.headDim);
-    const pairing = opts.pairing === undefined ? 0 : args.choice(fn, 'pairing', opts.pairing, PAIRINGS);
     const rows = args.integer(fn, 'maxPositions', args.required(fn, opts, 'maxPositions'));
+    const seqLen = opts.seqLen === undefined ? rows : seqLenOf(fn, opts.seqLen);
     const scope = new HeapScope(heap);
     try {
-      const freq = frequencyBlock(fn, opts, rotaryDim, scope);
-      const pairs = rotaryDim / 2;
+      const freq = frequencyBlock(fn, spec, seqLen, scope);
+      const pairs = spec.rotaryDim / 2;
       const table = heap.alloc(2 * rows * pairs * 4, 'the cos/sin cache');
       const cos = table;
       const sin = table + rows * pairs * 4;
       try {
-        heap.check(raw.ropeFillTable(rotaryDim, freq.ptr, freq.attentionFactor, rows, cos, sin), fn);
+        heap.check(raw.ropeFillTable(spec.rotaryDim, freq.ptr, freq.attentionFactor, rows, cos, sin), fn);
       } catch (error) {
         heap.free(table);
         throw error;
       }
-      return new RopeCache(heap, { table, cos, sin, rows, pairs, rotaryDim, headDim, pairing });
+      return new RopeCache(heap, { table, cos, sin, rows, pairs, rotaryDim: spec.rotaryDim, headDim, pairing: spec.pairing });
     } finally {
       scope.release();
     }
@@ -244,7 +288,7 @@ export function ropeApi(heap: Heap): RopeApi {
     }
   }
 
-  return { apply, frequencies, createCache, rotaryEmbedding };
+  return { apply, frequencies, angles, createCache, rotaryEmbedding, ...ropeFormsApi(heap), fromConfig };
 }
 
 function interleavedFlag(fn: string, value: unknown): number {

@@ -10,7 +10,6 @@
 #include "encodings/angle_rows.hpp"
 #include "encodings/checks.hpp"
 #include "encodings/rope_driver.hpp"
-#include "encodings/scratch.hpp"
 
 namespace posenc {
 namespace {
@@ -27,75 +26,21 @@ Status check_rotation(const RopeRotation& r) {
   return detail::check_positive("attentionFactor", r.attention_factor);
 }
 
-/// Scratch rows for one chunk of tokens, plus the per-token row pointers the driver reads.
-struct ChunkRows {
-  detail::Scratch<float> cos, sin, cos2, sin2;  // reused across calls, not zero-filled
-  const float* cos_ptr[detail::kRopeChunkTokens];
-  const float* sin_ptr[detail::kRopeChunkTokens];
-
-  Status allocate(std::size_t pairs, Pairing pairing, bool compact) {
-    const std::size_t n = detail::kRopeChunkTokens * pairs;
-    if (compact) {
-      POSENC_RETURN_IF_ERROR(detail::allocate(cos, n));
-      POSENC_RETURN_IF_ERROR(detail::allocate(sin, n));
-    }
-    if (pairing == Pairing::interleaved) {
-      POSENC_RETURN_IF_ERROR(detail::allocate(cos2, 2 * n));
-      POSENC_RETURN_IF_ERROR(detail::allocate(sin2, 2 * n));
-    }
-    return {};
-  }
-
-  /// Points row j at compact rows (cos, sin), expanding them first for interleaved pairing.
-  void point(std::size_t j, const float* c, const float* s, std::size_t pairs, Pairing pairing) {
-    if (pairing == Pairing::half) {
-      cos_ptr[j] = c;
-      sin_ptr[j] = s;
-      return;
-    }
-    float* c2 = cos2.data() + j * 2 * pairs;
-    float* s2 = sin2.data() + j * 2 * pairs;
-    detail::expand_interleaved(c, s, pairs, c2, s2);
-    cos_ptr[j] = c2;
-    sin_ptr[j] = s2;
-  }
-};
-
 }  // namespace
 
-Status rope_default_inv_freq(int rotary_dim, double base, std::vector<double>* inv_freq) {
-  if (rotary_dim < 2 || rotary_dim % 2 != 0) {
-    return detail::invalid("rotaryDim must be an even integer >= 2, got " + std::to_string(rotary_dim));
-  }
-  POSENC_RETURN_IF_ERROR(detail::check_positive("base", base));
-  // Decoding loops ask for the same frequencies at every step, and rotaryDim/2 calls of std::pow
-  // cost more than rotating a token: the last answer is remembered (per thread).
-  thread_local int memo_dim = 0;
-  thread_local double memo_base = 0.0;
-  thread_local std::vector<double> memo;
-  if (rotary_dim == memo_dim && base == memo_base) return detail::assign(*inv_freq, memo);
-  const auto pairs = static_cast<std::size_t>(rotary_dim / 2);
-  POSENC_RETURN_IF_ERROR(detail::allocate(*inv_freq, pairs));
-  for (std::size_t i = 0; i < pairs; ++i) {
-    (*inv_freq)[i] = std::pow(base, -2.0 * static_cast<double>(i) / static_cast<double>(rotary_dim));
-  }
-  memo_dim = 0;
-  if (detail::assign(memo, *inv_freq).ok()) {
-    memo_dim = rotary_dim;
-    memo_base = base;
-  }
-  return {};
-}
-
-Status rope_frequencies(const RopeConfig& config, RopeFrequencies* out) {
-  out->attention_factor = 1.0;
-  return rope_default_inv_freq(config.rotary_dim, config.base, &out->inv_freq);
+double rope_length_of(const Positions& positions, std::size_t batch, std::size_t seq) {
+  if (positions.is_range()) return positions.offset + static_cast<double>(seq);
+  const std::size_t n = positions.per_batch ? batch * seq : seq;
+  double last = positions.ids[0];
+  for (std::size_t i = 1; i < n; ++i) last = std::fmax(last, positions.ids[i]);
+  return last + 1.0;
 }
 
 Status rope_apply(const RopeConfig& config, Pairing pairing, const Positions& positions, const RopeTensors& t) {
   POSENC_RETURN_IF_ERROR(detail::check_rope_tensors(t, pairing, config.rotary_dim));
+  POSENC_RETURN_IF_ERROR(detail::check_positions_finite(positions, t.batch, t.seq));
   RopeFrequencies freq;
-  POSENC_RETURN_IF_ERROR(rope_frequencies(config, &freq));
+  POSENC_RETURN_IF_ERROR(rope_frequencies_at(config, rope_length_of(positions, t.batch, t.seq), &freq));
   return rope_apply(RopeRotation{pairing, config.rotary_dim, freq.inv_freq.data(), freq.attention_factor}, positions, t);
 }
 
@@ -105,7 +50,7 @@ Status rope_apply(const RopeRotation& rotation, const Positions& positions, cons
   POSENC_RETURN_IF_ERROR(detail::check_positions_finite(positions, t.batch, t.seq));
 
   const auto pairs = static_cast<std::size_t>(rotation.rotary_dim / 2);
-  ChunkRows rows;
+  detail::ChunkRows rows;
   POSENC_RETURN_IF_ERROR(rows.allocate(pairs, rotation.pairing, true));
   // Rows computed for a chunk of tokens serve every head, and every batch row when the positions
   // are shared (a range, or one list for all rows).
@@ -127,6 +72,21 @@ Status rope_apply(const RopeRotation& rotation, const Positions& positions, cons
         detail::rotate_tokens(t, rotation.pairing, pairs, g + r, s0, n, rows.cos_ptr, rows.sin_ptr);
       }
     }
+  }
+  return {};
+}
+
+Status rope_angles(const RopeConfig& config, const double* positions, std::size_t count, double* out) {
+  if (positions == nullptr || out == nullptr) return detail::invalid("positionIds must be given");
+  POSENC_RETURN_IF_ERROR(detail::check_size("positionIds length", count));
+  POSENC_RETURN_IF_ERROR(detail::check_positions_finite(Positions::list(positions), 1, count));
+  RopeFrequencies freq;
+  POSENC_RETURN_IF_ERROR(rope_frequencies_at(config, rope_length_of(Positions::list(positions), 1, count), &freq));
+  const std::size_t pairs = freq.inv_freq.size();
+  std::size_t total = 0;
+  POSENC_RETURN_IF_ERROR(detail::checked_product({count, pairs}, "the angles", &total));
+  for (std::size_t t = 0; t < count; ++t) {
+    for (std::size_t i = 0; i < pairs; ++i) out[t * pairs + i] = positions[t] * freq.inv_freq[i];
   }
   return {};
 }
@@ -159,7 +119,7 @@ Status rope_apply_table(const RopeTable& table, Pairing pairing, int rotary_dim,
   POSENC_RETURN_IF_ERROR(detail::check_row_ids(table.rows, positions, t.batch, t.seq));
 
   const std::size_t pairs = table.pairs;
-  ChunkRows rows;
+  detail::ChunkRows rows;
   POSENC_RETURN_IF_ERROR(rows.allocate(pairs, pairing, false));
   for (std::size_t b = 0; b < t.batch; ++b) {
     for (std::size_t s0 = 0; s0 < t.seq; s0 += detail::kRopeChunkTokens) {

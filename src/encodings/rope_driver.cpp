@@ -73,6 +73,39 @@ void rotate_tokens(const RopeTensors& t, Pairing pairing, std::size_t pairs, std
   if (t.k != nullptr) rotate_tensor(t.k, t.k_heads, t, pairing, pairs, b, s0, count, cos_rows, sin_rows);
 }
 
+void rotate_tokens(const RopeTensors& t, Pairing pairing, std::size_t pairs, std::size_t b, std::size_t s0,
+                   std::size_t count, const float* const* q_cos_rows, const float* const* q_sin_rows,
+                   const float* const* k_cos_rows, const float* const* k_sin_rows) {
+  rotate_tensor(t.q, t.q_heads, t, pairing, pairs, b, s0, count, q_cos_rows, q_sin_rows);
+  if (t.k != nullptr) rotate_tensor(t.k, t.k_heads, t, pairing, pairs, b, s0, count, k_cos_rows, k_sin_rows);
+}
+
+Status ChunkRows::allocate(std::size_t pairs, Pairing pairing, bool compact) {
+  const std::size_t n = kRopeChunkTokens * pairs;
+  if (compact) {
+    POSENC_RETURN_IF_ERROR(detail::allocate(cos, n));
+    POSENC_RETURN_IF_ERROR(detail::allocate(sin, n));
+  }
+  if (pairing == Pairing::interleaved) {
+    POSENC_RETURN_IF_ERROR(detail::allocate(cos2, 2 * n));
+    POSENC_RETURN_IF_ERROR(detail::allocate(sin2, 2 * n));
+  }
+  return {};
+}
+
+void ChunkRows::point(std::size_t j, const float* c, const float* s, std::size_t pairs, Pairing pairing) {
+  if (pairing == Pairing::half) {
+    cos_ptr[j] = c;
+    sin_ptr[j] = s;
+    return;
+  }
+  float* c2 = cos2.data() + j * 2 * pairs;
+  float* s2 = sin2.data() + j * 2 * pairs;
+  expand_interleaved(c, s, pairs, c2, s2);
+  cos_ptr[j] = c2;
+  sin_ptr[j] = s2;
+}
+
 void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2) {
   kernels::expand_interleaved(cos, sin, pairs, cos2, sin2);
 }

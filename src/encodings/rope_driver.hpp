@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
+#include "encodings/scratch.hpp"
 #include "posenc/rope.hpp"
 
 namespace posenc::detail {
@@ -18,6 +20,25 @@ Status check_rope_tensors(const RopeTensors& t, Pairing pairing, int rotary_dim)
 /// (see expand_interleaved).
 void rotate_tokens(const RopeTensors& t, Pairing pairing, std::size_t pairs, std::size_t b, std::size_t s0,
                    std::size_t count, const float* const* cos_rows, const float* const* sin_rows);
+
+/// Same, with separate rows for q and for k (xPos scales them differently).
+void rotate_tokens(const RopeTensors& t, Pairing pairing, std::size_t pairs, std::size_t b, std::size_t s0,
+                   std::size_t count, const float* const* q_cos_rows, const float* const* q_sin_rows,
+                   const float* const* k_cos_rows, const float* const* k_sin_rows);
+
+/// Scratch rows for one chunk of tokens, plus the per-token row pointers rotate_tokens reads.
+struct ChunkRows {
+  /// Compact rows [chunk, pairs]; expanded [chunk, 2 pairs]. Scratch: reused across calls and not
+  /// zero-filled, so a one-token call (decoding) allocates and clears nothing.
+  Scratch<float> cos, sin, cos2, sin2;
+  const float* cos_ptr[kRopeChunkTokens];
+  const float* sin_ptr[kRopeChunkTokens];
+
+  /// Allocates compact rows (if `compact`) and, for interleaved pairing, the expanded rows.
+  Status allocate(std::size_t pairs, Pairing pairing, bool compact);
+  /// Points row j at compact rows (c, s), expanding them first for interleaved pairing.
+  void point(std::size_t j, const float* c, const float* s, std::size_t pairs, Pairing pairing);
+};
 
 /// [c0 c1 ...], [s0 s1 ...] -> cos2 = [c0 c0 c1 c1 ...], sin2 = [-s0 s0 -s1 s1 ...].
 void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2);

@@ -9,6 +9,7 @@
 #include "encodings/angle_rows.hpp"
 #include "encodings/scratch.hpp"
 #include "posenc/rope.hpp"
+#include "posenc/rope_scaling.hpp"
 
 using posenc::detail::AngleSink;
 using posenc::detail::Scratch;

@@ -39,7 +39,7 @@ const expectations = {
   'posenc::kernels::rotate_half_rows': ['f32x4.mul', 'f32x4.sub', 'f32x4.add', 'v128.load', 'v128.store'],
   'posenc::kernels::rotate_interleaved_rows': ['f32x4.mul', 'f32x4.add', 'i8x16.shuffle'],
   // wasm-opt inlines these small kernels into their one caller; the SIMD must be there then.
-  'posenc::kernels::expand_interleaved|posenc::detail::expand_interleaved': ['i8x16.shuffle', 'v128.xor', 'v128.store'],
+  'posenc::kernels::expand_interleaved|posenc::detail::expand_interleaved|posenc::detail::ChunkRows::point': ['i8x16.shuffle', 'v128.xor', 'v128.store'],
   'posenc::kernels::phasor_rows_narrow|posenc::detail::angle_rows_range': ['f64x2.mul', 'f64x2.sub', 'f64x2.add', 'f32x4.demote_f64x2_zero'],
   'posenc::kernels::phasor_rows_narrow_interleave|posenc::detail::angle_rows_range': ['f64x2.mul', 'f32x4.demote_f64x2_zero', 'i8x16.shuffle'],
   'posenc::kernels::sincos': ['f64x2.nearest', 'f64x2.mul', 'f64x2.add', 'v128.bitselect'],

@@ -1,7 +1,10 @@
 // Type test: the published typings, used as an ESM consumer would (through the package name).
 // `npm test` type-checks this file; each @ts-expect-error line must be a type error.
 import { createPosEnc, PosEncError, RopeCache, PositionTable } from 'posenc';
-import type { PosEnc, PosEncErrorCode, Tensor, TensorLike, RopeApplyOptions } from 'posenc';
+import type {
+  PosEnc, PosEncErrorCode, Tensor, TensorLike, RopeApplyOptions, RopeFrequencies, RopeModelSpec, RopeScaling, Float64Tensor,
+  Llama3Band, SafetensorsHeader,
+} from 'posenc';
 
 const pe: PosEnc = await createPosEnc();
 const version: string = pe.version;
@@ -34,7 +37,44 @@ const learned: PositionTable = pe.learned.createTable({ data: new Float32Array(4
 learned.addTo(new Float32Array(8), { dims: [2, 4], positionIds: new Int32Array([0, 9]) });
 learned.dispose();
 
+// RoPE scaling, diagnostics, angles, other forms and model configs
+const yarn: RopeScaling = { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096, truncate: false };
+const freqs: RopeFrequencies = pe.rope.frequencies({ rotaryDim: 128, scaling: yarn }, { seqLen: 8192 });
+const low: number | undefined = freqs.yarn?.low;
+const ramp: Float64Array | undefined = freqs.yarn?.ramp;
+const band: Llama3Band | undefined = pe.rope.frequencies({ rotaryDim: 128, scaling: { type: 'llama3' } }).llama3?.band[0];
+const list: 'short' | 'long' | undefined = pe.rope.frequencies({
+  rotaryDim: 4, scaling: { type: 'longrope', shortFactor: [1, 1], longFactor: new Float64Array([2, 2]), originalMaxPositionEmbeddings: 8, factor: 2 },
+}).longrope?.list;
+const angles: Float64Tensor = pe.rope.angles({ rotaryDim: 8, scaling: { type: 'linear', factor: 2 } }, [1, 2]);
+const model: RopeModelSpec = pe.rope.fromConfig({ hidden_size: 64, num_attention_heads: 2 }, { layerType: 'full_attention' });
+pe.rope.apply(q, null, { ...model, layout: 'bshd', seqLen: 16 });
+pe.rope.apply(q, null, { layout: 'bshd', scaling: { type: 'dynamic', factor: 2, maxPositionEmbeddings: 4 } });
+const scaledCache: RopeCache = pe.rope.createCache({ rotaryDim: 8, maxPositions: 8, scaling: { type: 'ntk', factor: 2 }, seqLen: 8 });
+scaledCache.dispose();
+pe.rope.apply2d(q, null, { layout: 'bshd', grid: [1, 2], freqs: 'pixel', maxFreq: 10 });
+pe.rope.applyXPos(q, null, { layout: 'bshd', gamma: 0.4, scaleBase: 512, center: 1 });
+pe.rope.applyMultimodal(q, null, { layout: 'bshd', mropeSection: [1, 1, 2], positionIds: [0, 1, 0, 1, 0, 1] });
+// @ts-expect-error unknown scaling type
+pe.rope.frequencies({ rotaryDim: 8, scaling: { type: 'ntk-by-parts', factor: 2 } });
+// @ts-expect-error linear scaling needs a factor
+pe.rope.frequencies({ rotaryDim: 8, scaling: { type: 'linear' } });
+// @ts-expect-error mropeSection is required
+pe.rope.applyMultimodal(q, null, { layout: 'bshd' });
+// @ts-expect-error 2-D RoPE frequencies are 'lang' | 'pixel'
+pe.rope.apply2d(q, null, { layout: 'bshd', grid: [1, 2], freqs: 'audio' });
+console.log(low, ramp, band, list, angles);
+
 const y: Tensor = pe.rope.rotaryEmbedding(q, cos, cos, { interleaved: true, rotaryEmbeddingDim: 0 });
+
+const npy: Uint8Array = pe.io.writeNpy(table);
+const back: Tensor = pe.io.readNpy(npy.buffer, { voidAs: 'bfloat16' });
+const listing: SafetensorsHeader = pe.io.listSafetensors(new Uint8Array(8));
+const firstName: string | undefined = listing.tensors[0]?.name;
+const tensors: Record<string, Tensor> = pe.io.readSafetensors(npy, { names: ['wpe.weight'] });
+// @ts-expect-error voidAs only knows 'bfloat16'
+pe.io.readNpy(npy, { voidAs: 'float16' });
+console.log(back, firstName, tensors);
 
 try {
   pe.rope.frequencies({ rotaryDim: 7 });

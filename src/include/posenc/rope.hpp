@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "posenc/positions.hpp"
+#include "posenc/rope_scaling.hpp"
 #include "posenc/status.hpp"
 
 namespace posenc {
@@ -45,30 +46,22 @@ struct RopeRotation {
   double attention_factor = 1.0;      ///< multiplies cos and sin (rotated lanes only)
 };
 
-/// What defines a RoPE's frequencies.
-struct RopeConfig {
-  int rotary_dim = 0;     ///< even, >= 2
-  double base = 10000.0;  ///< theta: w_i = base^(-2i/rotaryDim)
-};
-
-/// The frequencies a RopeConfig defines.
-struct RopeFrequencies {
-  std::vector<double> inv_freq;   ///< rotaryDim/2 angular frequencies, radians per position
-  double attention_factor = 1.0;  ///< multiplies cos and sin of the rotated lanes
-};
-
-/// Computes the frequencies of `config` in double precision.
-Status rope_frequencies(const RopeConfig& config, RopeFrequencies* out);
-
-/// Inverse frequencies of the unscaled RoPE: w_i = base^(-2i/rotaryDim), i < rotaryDim/2, in double.
-Status rope_default_inv_freq(int rotary_dim, double base, std::vector<double>* inv_freq);
-
 /// Rotates q and k in place. Angles are position * inv_freq[i] formed in double precision, and
 /// their cosines and sines are evaluated in double; only the rotated values are rounded to float.
 Status rope_apply(const RopeRotation& rotation, const Positions& positions, const RopeTensors& tensors);
 
-/// Same, with the frequencies derived from `config` (the shapes are checked first).
+/// Same, with the frequencies and attention factor derived from `config` (the shapes are checked
+/// first). When the scaling reads the current length and `config.seq_len` is absent, it is
+/// max(position) + 1 over every token, as HF's forward derives it from `position_ids`.
 Status rope_apply(const RopeConfig& config, Pairing pairing, const Positions& positions, const RopeTensors& tensors);
+
+/// The rotation angles of `config` at `count` positions: out[t * r/2 + i] = positions[t] * w_i,
+/// formed in double (the attention factor is not part of an angle). The current length defaults
+/// to max(positions) + 1, as in rope_apply.
+Status rope_angles(const RopeConfig& config, const double* positions, std::size_t count, double* out);
+
+/// max(position) + 1 over the tokens of a [batch, seq] sequence: HF's current length.
+double rope_length_of(const Positions& positions, std::size_t batch, std::size_t seq);
 
 /// Precomputed cos/sin rows: cos[row, i] and sin[row, i] for `rows` rows of `pairs` values.
 struct RopeTable {

@@ -1,0 +1,119 @@
+// The lesson page in headless Chromium: one browser for the whole suite. Page-wide checks live
+// here; each section's checks are in ./sections/<name>.mjs (a new section adds a file and a line).
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { createPosEnc } from '../../dist/node.js';
+import { encodeFloats, npyBytes } from '../js/io-fixtures.mjs';
+import { ARTIFACTS, openBrowser } from './harness.mjs';
+import { canvasStats, frames, heatmapCursor, matrixReady, setValue } from './page-helpers.mjs';
+import { learnedTests } from './sections/learned.mjs';
+import { ropeTests } from './sections/rope.mjs';
+import { sinusoidalTests } from './sections/sinusoidal.mjs';
+
+const SECTIONS = ['sinusoidal', 'learned', 'rope', 'compare'];
+const ctx = {};
+
+before(async () => {
+  ctx.pe = await createPosEnc();
+  ctx.browser = await openBrowser();
+  ctx.page = await ctx.browser.newPage();
+  await ctx.page.goto(ctx.browser.url);
+  await ctx.page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+  await matrixReady(ctx.page, 'sin-sim-matrix');
+});
+
+after(async () => {
+  await ctx.browser?.close();
+});
+
+test('the page loads posenc by name and every section starts, with no console messages or failed requests', async () => {
+  const { page, browser } = ctx;
+  assert.match(await page.textContent('#load-status'), /^posenc \d+\.\d+\.\d+ loaded: WebAssembly SIMD/);
+  for (const id of ['sinusoidal', 'learned', 'rope']) assert.equal(await page.getAttribute(`#${id}`, 'data-ready'), 'true', id);
+  const map = JSON.parse(await page.textContent('script[type="importmap"]'));
+  assert.equal(map.imports.posenc, '/dist/index.js');
+  assert.deepEqual(browser.problems, []);
+});
+
+test('every in-page link leads to a section that exists (no dead links)', async () => {
+  const targets = await ctx.page.$$eval('a[href^="#"]', (links) => links.map((a) => [a.getAttribute('href'), !!document.getElementById(a.getAttribute('href').slice(1))]));
+  assert.ok(targets.length >= 7);
+  for (const [href, exists] of targets) assert.ok(exists, `dead link ${href}`);
+});
+
+test('screenshots of every section at the default settings', async () => {
+  const { page } = ctx;
+  for (const id of SECTIONS) await page.locator(`#${id}`).screenshot({ path: `${ARTIFACTS}desktop-${id}.png` });
+});
+
+sinusoidalTests(ctx);
+learnedTests(ctx);
+ropeTests(ctx);
+
+test('controls are reachable with Tab and show a visible focus ring', async () => {
+  const { page } = ctx;
+  await page.focus('#sin-length-range');
+  const reached = new Set();
+  for (let i = 0; i < 120; i++) {
+    await page.keyboard.press('Tab');
+    const info = await page.evaluate(() => {
+      const el = document.activeElement;
+      if (el === document.body) return null; // past the last control
+      const style = getComputedStyle(el);
+      return { id: el.id || el.closest('[id]')?.id, outline: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2 };
+    });
+    if (info === null) break;
+    assert.ok(info.outline, `no visible focus on ${info.id}`);
+    reached.add(info.id);
+  }
+  const expected = ['sin-length', 'sin-dim-range', 'sin-base', 'sin-heatmap', 'sin-waves-cols', 'sin-sim-measure', 'sin-sim-matrix',
+    'sin-download', 'learned-pick', 'learned-sample', 'learned-heatmap', 'rope-headdim', 'rope-pair', 'rope-pos', 'rope-play',
+    'rope-angles', 'rope-qk', 'rope-qk-new', 'rope-context', 'rope-wave'];
+  for (const id of expected) {
+    assert.ok(reached.has(id), `Tab never reached ${id}: ${[...reached].join(', ')}`);
+  }
+});
+
+test('nothing moves when values change (fixed plot and readout boxes)', async () => {
+  const { page } = ctx;
+  const boxes = () => page.$$eval('.fig, .readout, .plot-area, .controls, .api-call, .file-info', (els) => els.map((e) => {
+    const r = e.getBoundingClientRect();
+    return `${e.id || e.className}:${Math.round(r.x)},${Math.round(r.y + window.scrollY)},${Math.round(r.width)}x${Math.round(r.height)}`;
+  }));
+  const start = await boxes();
+  await setValue(page, 'sin-length', 300);
+  await setValue(page, 'sin-base', 123.456);
+  await heatmapCursor(page, '#sin-heatmap', 255, 100);
+  await setValue(page, 'rope-pos', 1234.5);
+  await setValue(page, 'rope-headdim', 128);
+  await heatmapCursor(page, '#rope-qk', 33, 2);
+  assert.deepEqual(await boxes(), start);
+  await setValue(page, 'sin-length', 256);
+  await setValue(page, 'sin-base', 10000);
+  await setValue(page, 'rope-headdim', 64);
+  await setValue(page, 'rope-pos', 3);
+});
+
+test('a phone-sized viewport: one column, no sideways scrolling, plots drawn', async () => {
+  const { browser } = ctx;
+  const phone = await browser.newPage({ width: 390, height: 844 });
+  await phone.goto(browser.url);
+  await phone.waitForSelector('body[data-ready="true"]');
+  await matrixReady(phone, 'sin-sim-matrix');
+  assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= 390), 'the page scrolls sideways');
+  const [a, b] = await Promise.all(['#sin-heatmap', '#sin-waves'].map((s) => phone.locator(s).boundingBox()));
+  assert.ok(b.y > a.y + a.height, 'figures stack in one column');
+  const wave = Array.from({ length: 96 * 48 }, (_, i) => Math.round(32 * Math.sin(Math.floor(i / 48) * (1 + (i % 48)) * 0.02)) / 32);
+  await phone.setInputFiles('#learned-file', { name: 'waves.npy', mimeType: 'application/octet-stream', buffer: Buffer.from(npyBytes({ shape: [96, 48], data: encodeFloats(wave, 'f4') })) });
+  await matrixReady(phone, 'learned-sim-matrix');
+  for (const id of ['sin-heatmap', 'rope-qk', 'learned-heatmap']) assert.ok((await canvasStats(phone, `#${id}`)).inked > 0.1, id);
+  await phone.screenshot({ path: `${ARTIFACTS}phone-top.png` });
+  for (const id of SECTIONS) await phone.locator(`#${id}`).screenshot({ path: `${ARTIFACTS}phone-${id}.png` });
+  await phone.close();
+});
+
+test('after everything: no console errors or warnings, no failed requests', async () => {
+  await frames(ctx.page, 2);
+  assert.deepEqual(ctx.browser.problems, []);
+});

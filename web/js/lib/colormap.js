@@ -1,0 +1,64 @@
+// Colour maps for heatmaps and legends: 256-entry RGB lookup tables interpolated between fixed
+// colour stops. Diverging (blue - white - red) for signed values, sequential (viridis) otherwise.
+
+/** ColorBrewer RdBu (11 classes), reversed so that negative is blue and positive red. */
+const DIVERGING = ['#053061', '#2166ac', '#4393c3', '#92c5de', '#d1e5f0', '#f7f7f7', '#fddbc7', '#f4a582', '#d6604d', '#b2182b', '#67001f'];
+/** matplotlib's viridis, sampled at ten points: dark blue to yellow, perceptually uniform. */
+const SEQUENTIAL = ['#440154', '#482878', '#3e4989', '#31688e', '#26828e', '#1f9e89', '#35b779', '#6ece58', '#b5de2b', '#fde725'];
+
+function hexToRgb(hex) {
+  const n = parseInt(hex.slice(1), 16);
+  return [(n >> 16) & 255, (n >> 8) & 255, n & 255];
+}
+
+function buildLut(stops) {
+  const rgb = stops.map(hexToRgb);
+  const lut = new Uint8ClampedArray(256 * 3);
+  for (let i = 0; i < 256; i++) {
+    const t = (i / 255) * (rgb.length - 1);
+    const k = Math.min(Math.floor(t), rgb.length - 2);
+    const f = t - k;
+    for (let c = 0; c < 3; c++) lut[i * 3 + c] = rgb[k][c] + (rgb[k + 1][c] - rgb[k][c]) * f;
+  }
+  return lut;
+}
+
+const LUTS = { diverging: buildLut(DIVERGING), sequential: buildLut(SEQUENTIAL) };
+
+/** A colour map: `name` is 'diverging' or 'sequential'; `range` is [lo, hi]; values outside saturate. */
+export class ColorMap {
+  constructor(name, range) {
+    this.name = name;
+    this.lut = LUTS[name];
+    this.range = range;
+  }
+
+  /** Index 0..255 of the colour of v (NaN maps to the middle). */
+  index(v) {
+    const [lo, hi] = this.range;
+    const t = hi > lo ? (v - lo) / (hi - lo) : 0.5;
+    if (!(t === t)) return 128; // NaN
+    return t <= 0 ? 0 : t >= 1 ? 255 : Math.round(t * 255);
+  }
+
+  /** CSS colour of v. */
+  css(v) {
+    const i = this.index(v) * 3;
+    return `rgb(${this.lut[i]}, ${this.lut[i + 1]}, ${this.lut[i + 2]})`;
+  }
+
+  /** Writes the RGBA pixels of `values` into `pixels` (an ImageData's data). */
+  paint(values, pixels) {
+    const lut = this.lut;
+    for (let i = 0, p = 0; i < values.length; i++, p += 4) {
+      const c = this.index(values[i]) * 3;
+      pixels[p] = lut[c];
+      pixels[p + 1] = lut[c + 1];
+      pixels[p + 2] = lut[c + 2];
+      pixels[p + 3] = 255;
+    }
+  }
+}
+
+/** Okabe-Ito colours: distinguishable with the common colour-vision deficiencies. */
+export const SERIES_COLOURS = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9'];

@@ -13,20 +13,22 @@ export function randomFloats(n, seed, lo = -1, hi = 1) {
   return out;
 }
 
-/** max |a - b| (NaN-aware: any NaN gives Infinity). */
+/** max |a - b|; equal values (infinities included) differ by 0, any other NaN or infinity gives Infinity. */
 export function maxAbsDiff(a, b) {
   if (a.length !== b.length) return Infinity;
   let m = 0;
   for (let i = 0; i < a.length; i++) {
+    if (a[i] === b[i]) continue;
     const d = Math.abs(a[i] - b[i]);
     if (!(d <= m)) m = Number.isNaN(d) ? Infinity : d;
   }
   return m;
 }
 
+/** The largest finite magnitude (masks hold -Infinity). */
 export function maxAbs(a) {
   let m = 0;
-  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]));
+  for (let i = 0; i < a.length; i++) if (Number.isFinite(a[i])) m = Math.max(m, Math.abs(a[i]));
   return m;
 }
 

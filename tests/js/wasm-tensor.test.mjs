@@ -164,3 +164,29 @@ test('WasmTensor errors: disposed, wrong dims, overlapping q and k, bad argument
   u[dispose]();
   assert.equal(u.disposed, true);
 });
+
+test('the RoPE forms (apply2d, applyXPos) and the attention helpers take WasmTensors too', () => {
+  const p0 = randomFloats(16 * 2 * 32, 7);
+  const p = pe.memory.tensor([1, 16, 2, 32], p0);
+  const pc = p0.slice();
+  pe.rope.apply2d(p, null, { layout: 'bshd', grid: [4, 4] });
+  pe.rope.apply2d(pc, null, { layout: 'bshd', dims: [1, 16, 2, 32], grid: [4, 4] });
+  assert.equal(maxAbsDiff(p.view(), pc), 0);
+
+  const q0 = randomFloats(10 * 32, 8);
+  const k0 = randomFloats(10 * 32, 9);
+  const q = pe.memory.tensor([10, 32], q0);
+  const k = pe.memory.tensor([10, 32], k0);
+  const qc = q0.slice();
+  const kc = k0.slice();
+  pe.rope.applyXPos(q, k, { scaleBase: 512 });
+  pe.rope.applyXPos(qc, kc, { dims: [10, 32], scaleBase: 512 });
+  assert.equal(maxAbsDiff(q.view(), qc), 0);
+  assert.equal(maxAbsDiff(k.view(), kc), 0);
+
+  const scores = pe.attention.scores(q, k, { causal: true });
+  const plain = pe.attention.scores({ data: qc, dims: [10, 32] }, { data: kc, dims: [10, 32] }, { causal: true });
+  assert.equal(maxAbsDiff(scores.data, plain.data), 0);
+  assert.equal(maxAbsDiff(q.view(), qc), 0, 'read-only inputs are left alone');
+  for (const t of [p, q, k]) t.dispose();
+});

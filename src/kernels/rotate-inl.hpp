@@ -4,8 +4,8 @@
 // Speed notes (measured with `npm run bench`, see tests/bench): under wasm these loops run at a few
 // instructions per vector, so loop overhead and redundant loads matter as much as memory traffic.
 //  - The *_rows kernels rotate several head rows that share one cos/sin row (the heads of a token)
-//    in one call: four batches of cos/sin are loaded once and applied to every row, and there is
-//    no call per row.
+//    in one call, with no call per row and each cos/sin batch loaded once for several rows: short
+//    rows in batch groups (rows inside), long rows two at a time in memory order.
 //  - add is unrolled four vectors deep, like the in-place bound the benchmark compares it with.
 #pragma once
 
@@ -37,14 +37,14 @@ inline void rotate_half_scalar(float* x, const float* cos, const float* sin, std
   }
 }
 
+/// Short rows (pairs <= kShortRowPairs): four batches of cos/sin stay in registers while every row
+/// is rotated with them; per row only the row's own loads and stores and one pointer bump.
 template <class Arch>
-void rotate_half_rows(float* x, std::size_t rows, std::size_t stride, const float* cos, const float* sin,
-                      std::size_t pairs) {
+void rotate_half_rows_grouped(float* x, std::size_t rows, std::size_t stride, const float* cos, const float* sin,
+                              std::size_t pairs) {
   using B = xsimd::batch<float, Arch>;
   constexpr std::size_t N = B::size;
   std::size_t i = 0;
-  // Four batches of cos/sin stay in registers while every row is rotated with them: per row only
-  // the row's own loads and stores, and one pointer bump (the batches sit at constant offsets).
   for (; i + 4 * N <= pairs; i += 4 * N) {
     const B c0 = B::load_unaligned(cos + i), c1 = B::load_unaligned(cos + i + N);
     const B c2 = B::load_unaligned(cos + i + 2 * N), c3 = B::load_unaligned(cos + i + 3 * N);
@@ -86,16 +86,17 @@ inline void rotate_interleaved_scalar(float* x, const float* cos2, const float* 
   }
 }
 
+/// Short rows: as rotate_half_rows_grouped, cos2/sin2 batches in registers, rows inside.
 template <class Arch>
-void rotate_interleaved_rows(float* x, std::size_t rows, std::size_t stride, const float* cos2, const float* sin2,
-                             std::size_t pairs) {
+void rotate_interleaved_rows_grouped(float* x, std::size_t rows, std::size_t stride, const float* cos2,
+                                     const float* sin2, std::size_t pairs) {
   using B = xsimd::batch<float, Arch>;
   using Mask = xsimd::batch<uint32_t, Arch>;
   constexpr auto swap = xsimd::make_batch_constant<Mask, SwapAdjacent>();
   constexpr std::size_t N = B::size;
   const std::size_t lanes = 2 * pairs;
   std::size_t i = 0;
-  for (; i + 4 * N <= lanes; i += 4 * N) {  // as in rotate_half_rows: cos2/sin2 in registers, rows inside
+  for (; i + 4 * N <= lanes; i += 4 * N) {
     const B c0 = B::load_unaligned(cos2 + i), c1 = B::load_unaligned(cos2 + i + N);
     const B c2 = B::load_unaligned(cos2 + i + 2 * N), c3 = B::load_unaligned(cos2 + i + 3 * N);
     const B s0 = B::load_unaligned(sin2 + i), s1 = B::load_unaligned(sin2 + i + N);
@@ -116,6 +117,99 @@ void rotate_interleaved_rows(float* x, std::size_t rows, std::size_t stride, con
   }
   if (i < lanes) {
     for (std::size_t r = 0; r < rows; ++r) rotate_interleaved_scalar(x + r * stride, cos2, sin2, i, lanes);
+  }
+}
+
+/// Long rows: two rows at a time, each walked from start to end (the memory order, which the
+/// hardware prefetchers follow best once the data no longer fits in cache), two batches deep,
+/// every cos/sin batch loaded once for both rows.
+template <class Arch>
+void rotate_half_rows_paired(float* x, std::size_t rows, std::size_t stride, const float* cos, const float* sin,
+                             std::size_t pairs) {
+  using B = xsimd::batch<float, Arch>;
+  constexpr std::size_t N = B::size;
+  const std::size_t body = pairs - pairs % N;
+  std::size_t r = 0;
+  for (; r + 2 <= rows; r += 2) {
+    float* x0 = x + r * stride;
+    float* x1 = x0 + stride;
+    std::size_t i = 0;
+    for (; i + 2 * N <= body; i += 2 * N) {
+      const B c0 = B::load_unaligned(cos + i), c1 = B::load_unaligned(cos + i + N);
+      const B s0 = B::load_unaligned(sin + i), s1 = B::load_unaligned(sin + i + N);
+      rotate_pairs(x0 + i, x0 + pairs + i, c0, s0);
+      rotate_pairs(x0 + i + N, x0 + pairs + i + N, c1, s1);
+      rotate_pairs(x1 + i, x1 + pairs + i, c0, s0);
+      rotate_pairs(x1 + i + N, x1 + pairs + i + N, c1, s1);
+    }
+    if (i < body) {
+      const B c = B::load_unaligned(cos + i);
+      const B s = B::load_unaligned(sin + i);
+      rotate_pairs(x0 + i, x0 + pairs + i, c, s);
+      rotate_pairs(x1 + i, x1 + pairs + i, c, s);
+    }
+    rotate_half_scalar(x0, cos, sin, body, pairs);
+    rotate_half_scalar(x1, cos, sin, body, pairs);
+  }
+  if (r < rows) rotate_half_rows_grouped<Arch>(x + r * stride, 1, stride, cos, sin, pairs);
+}
+
+/// Long rows: as rotate_half_rows_paired.
+template <class Arch>
+void rotate_interleaved_rows_paired(float* x, std::size_t rows, std::size_t stride, const float* cos2,
+                                    const float* sin2, std::size_t pairs) {
+  using B = xsimd::batch<float, Arch>;
+  using Mask = xsimd::batch<uint32_t, Arch>;
+  constexpr auto swap = xsimd::make_batch_constant<Mask, SwapAdjacent>();
+  constexpr std::size_t N = B::size;
+  const std::size_t lanes = 2 * pairs;
+  const std::size_t body = lanes - lanes % N;
+  std::size_t r = 0;
+  for (; r + 2 <= rows; r += 2) {
+    float* x0 = x + r * stride;
+    float* x1 = x0 + stride;
+    std::size_t i = 0;
+    for (; i + 2 * N <= body; i += 2 * N) {
+      const B c0 = B::load_unaligned(cos2 + i), c1 = B::load_unaligned(cos2 + i + N);
+      const B s0 = B::load_unaligned(sin2 + i), s1 = B::load_unaligned(sin2 + i + N);
+      rotate_adjacent(x0 + i, c0, s0, swap);
+      rotate_adjacent(x0 + i + N, c1, s1, swap);
+      rotate_adjacent(x1 + i, c0, s0, swap);
+      rotate_adjacent(x1 + i + N, c1, s1, swap);
+    }
+    if (i < body) {
+      const B c = B::load_unaligned(cos2 + i);
+      const B s = B::load_unaligned(sin2 + i);
+      rotate_adjacent(x0 + i, c, s, swap);
+      rotate_adjacent(x1 + i, c, s, swap);
+    }
+    rotate_interleaved_scalar(x0, cos2, sin2, body, lanes);
+    rotate_interleaved_scalar(x1, cos2, sin2, body, lanes);
+  }
+  if (r < rows) rotate_interleaved_rows_grouped<Arch>(x + r * stride, 1, stride, cos2, sin2, pairs);
+}
+
+/// Up to this many pairs a row is "short" (head dims up to 64): measured with `npm run bench`, the
+/// grouped order is faster there (fewer instructions per row), the paired order beyond (memory order).
+constexpr std::size_t kShortRowPairs = 32;
+
+template <class Arch>
+void rotate_half_rows(float* x, std::size_t rows, std::size_t stride, const float* cos, const float* sin,
+                      std::size_t pairs) {
+  if (pairs <= kShortRowPairs) {
+    rotate_half_rows_grouped<Arch>(x, rows, stride, cos, sin, pairs);
+  } else {
+    rotate_half_rows_paired<Arch>(x, rows, stride, cos, sin, pairs);
+  }
+}
+
+template <class Arch>
+void rotate_interleaved_rows(float* x, std::size_t rows, std::size_t stride, const float* cos2, const float* sin2,
+                             std::size_t pairs) {
+  if (pairs <= kShortRowPairs) {
+    rotate_interleaved_rows_grouped<Arch>(x, rows, stride, cos2, sin2, pairs);
+  } else {
+    rotate_interleaved_rows_paired<Arch>(x, rows, stride, cos2, sin2, pairs);
   }
 }
 

@@ -17,7 +17,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { createBounds } from './harness/bounds.mjs';
 import { maxAbs, maxAbsDiff } from './harness/data.mjs';
-import { BOUNDS, PEERS, caseTable, targetLines } from './harness/report.mjs';
+import { BOUNDS, PEERS, caseTable, summaryTable, targetLines } from './harness/report.mjs';
 import { measureTogether } from './harness/timing.mjs';
 import { loadOrt } from './peers/ort.mjs';
 import { loadTf } from './peers/tfjs.mjs';
@@ -190,6 +190,8 @@ async function main() {
   const spreads = cases.flatMap((c) => c.rows.map((r) => r.spread)).sort((a, b) => a - b);
   meta.noise = spreads.length ? { medianSpread: spreads[Math.floor(spreads.length / 2)], worstSpread: spreads[spreads.length - 1] } : undefined;
   const targets = evaluateTargets(kernels, cases);
+  console.log('Summary (the README table):\n');
+  console.log(`${summaryTable(kernels, cases)}\n`);
   console.log('Targets:');
   console.log(targetLines(targets));
   console.log(`\n${cases.length} cases in ${meta.seconds} s; load average after: ${meta.loadAfter.map((l) => l.toFixed(2)).join(' ')}; ` +
@@ -200,7 +202,7 @@ async function main() {
   console.log(`results: ${opts.json}`);
   if (opts.markdown) {
     mkdirSync(dirname(opts.markdown), { recursive: true });
-    writeFileSync(opts.markdown, `${cases.map(caseTable).join('\n\n')}\n`);
+    writeFileSync(opts.markdown, `${summaryTable(kernels, cases)}\n\n${cases.map(caseTable).join('\n\n')}\n`);
   }
   process.exit(0); // onnxruntime-web and tfjs keep handles open
 }

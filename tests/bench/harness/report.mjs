@@ -50,3 +50,25 @@ export function targetLines(targets) {
   }
   return lines.join('\n');
 }
+
+/**
+ * The README table: per case, the posenc rows a kernel module lists in `summary.rows` (cases
+ * filtered by `summary.cases`), with the ratios that matter. Markdown.
+ */
+export function summaryTable(kernels, cases) {
+  const head = ['case', 'posenc', 'median', 'GB/s', '×fill', '×rmw', '×add', 'vs naive JS', 'vs opt. JS', 'vs tfjs', 'vs ORT'];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 2 ? ' --- ' : ' ---: ')).join('|')}|`];
+  for (const c of cases) {
+    const kernel = kernels.find((k) => k.id === c.kernel);
+    const summary = kernel?.summary;
+    if (!summary || (summary.cases && !summary.cases(c))) continue;
+    for (const id of summary.rows) {
+      const r = c.rows.find((x) => x.id === id);
+      if (!r) continue;
+      lines.push(`| ${c.label} | ${summary.names?.[id] ?? r.label} | ${formatTime(r.median)} | ${r.gbps.toFixed(r.gbps >= 10 ? 1 : 2)} | ` +
+        `${ratio(r.vsBound.fill)} | ${ratio(r.vsBound.rmw)} | ${ratio(r.vsBound.add)} | ` +
+        `${PEERS.map((p) => ratio(r.vsPeer[p.id])).join(' | ')} |`);
+    }
+  }
+  return lines.join('\n');
+}

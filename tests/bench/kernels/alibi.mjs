@@ -107,6 +107,7 @@ export default {
       },
     },
   ],
+  summary: { rows: ['posenc-bias'], names: { 'posenc-bias': 'alibi.bias' } },
   targets: [
     {
       text: 'ALiBi bias: posenc within 1.5× of the memory-fill bound',

@@ -261,6 +261,11 @@ export default {
       },
     },
   ],
+  summary: {
+    cases: (c) => c.params.pairing === 'half' || (c.params.tokens === 128 && c.params.heads === 32 && c.params.dim === 128),
+    rows: ['posenc-apply', 'posenc-apply-wasm', 'posenc-cache-wasm'],
+    names: { 'posenc-apply': 'rope.apply, copies', 'posenc-apply-wasm': 'rope.apply, WasmTensor', 'posenc-cache-wasm': 'RopeCache.apply, WasmTensor' },
+  },
   targets: [
     {
       text: 'RoPE in place, ≥128 tokens: posenc (zero-copy) within 1.5× of the in-place SIMD pass (rmw)',

@@ -60,6 +60,10 @@ const table = {
       params: { length, dim },
     }));
   },
+  summary: {
+    rows: ['posenc-table', 'posenc-create'],
+    names: { 'posenc-table': 'sinusoidal.table (copied out)', 'posenc-create': 'createTable (in wasm memory)' },
+  },
   contenders: [
     {
       id: 'js-naive',
@@ -147,6 +151,10 @@ const add = {
       params: { length, dim },
       input: () => randomFloats(length * dim, length + dim, -1, 1),
     }));
+  },
+  summary: {
+    rows: ['posenc-add', 'posenc-table-add-wasm'],
+    names: { 'posenc-add': 'sinusoidal.addTo, copies', 'posenc-table-add-wasm': 'PositionTable.addTo, WasmTensor' },
   },
   contenders: [
     {

@@ -127,6 +127,7 @@ export default {
       },
     },
   ],
+  summary: { rows: ['posenc-bias'], names: { 'posenc-bias': 't5.bias' } },
   targets: [
     {
       text: 'T5 bias: posenc within 1.5× of the memory-fill bound',

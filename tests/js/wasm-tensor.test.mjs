@@ -190,3 +190,12 @@ test('the RoPE forms (apply2d, applyXPos) and the attention helpers take WasmTen
   assert.equal(maxAbsDiff(q.view(), qc), 0, 'read-only inputs are left alone');
   for (const t of [p, q, k]) t.dispose();
 });
+
+test('tensors and caches start on a cache line (64-byte aligned), so SIMD rows never straddle one', () => {
+  const made = [1, 3, 17, 1000, 4097].map((n) => pe.memory.tensor([n]));
+  for (const t of made) assert.equal(t.view().byteOffset % 64, 0, `size ${t.size}`);
+  for (const t of made) t.dispose();
+  const again = pe.memory.tensor([5], [1, 2, 3, 4, 5]); // freeing through the aligned address worked
+  assert.deepEqual(Array.from(again.view()), [1, 2, 3, 4, 5]);
+  again.dispose();
+});

@@ -52,15 +52,11 @@ void phasor_rows_narrow(double* c, double* s, const double* cw, const double* sw
   i0 = scale == 1.0 ? wasm::phasor_rows_narrow<false>(c, s, cw, sw, n, rows, scale, cos_out, sin_out, row_stride)
                     : wasm::phasor_rows_narrow<true>(c, s, cw, sw, n, rows, scale, cos_out, sin_out, row_stride);
 #endif
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t i = i0; i < n; ++i) {
-      const double c0 = c[i];
-      const double s0 = s[i];
-      c[i] = c0 * cw[i] - s0 * sw[i];
-      s[i] = s0 * cw[i] + c0 * sw[i];
-      if (cos_out != nullptr) cos_out[r * row_stride + i] = static_cast<float>(c[i] * scale);
-      if (sin_out != nullptr) sin_out[r * row_stride + i] = static_cast<float>(s[i] * scale);
-    }
+  if (i0 == n) return;
+  for (std::size_t r = 0; r < rows; ++r) {  // one step, then each output: loops the compiler vectorises
+    simd::phasor_step<Arch>(c + i0, s + i0, cw + i0, sw + i0, n - i0);
+    if (cos_out != nullptr) narrow(c + i0, n - i0, scale, cos_out + r * row_stride + i0, 1);
+    if (sin_out != nullptr) narrow(s + i0, n - i0, scale, sin_out + r * row_stride + i0, 1);
   }
 }
 
@@ -71,15 +67,10 @@ void phasor_rows_narrow_interleave(double* c, double* s, const double* cw, const
   i0 = scale == 1.0 ? wasm::phasor_rows_narrow_interleave<false>(c, s, cw, sw, n, rows, scale, dst, row_stride)
                     : wasm::phasor_rows_narrow_interleave<true>(c, s, cw, sw, n, rows, scale, dst, row_stride);
 #endif
+  if (i0 == n) return;
   for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t i = i0; i < n; ++i) {
-      const double c0 = c[i];
-      const double s0 = s[i];
-      c[i] = c0 * cw[i] - s0 * sw[i];
-      s[i] = s0 * cw[i] + c0 * sw[i];
-      dst[r * row_stride + 2 * i] = static_cast<float>(s[i] * scale);
-      dst[r * row_stride + 2 * i + 1] = static_cast<float>(c[i] * scale);
-    }
+    simd::phasor_step<Arch>(c + i0, s + i0, cw + i0, sw + i0, n - i0);
+    narrow_interleave(s + i0, c + i0, n - i0, scale, dst + r * row_stride + 2 * i0);
   }
 }
 

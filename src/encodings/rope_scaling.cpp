@@ -22,6 +22,7 @@
 #include <string>
 
 #include "encodings/checks.hpp"
+#include "encodings/per_thread.hpp"
 #include "encodings/scratch.hpp"
 
 namespace posenc {
@@ -285,9 +286,9 @@ Status rope_default_inv_freq(int rotary_dim, double base, std::vector<double>* i
   POSENC_RETURN_IF_ERROR(detail::check_positive("base", base));
   // Decoding loops ask for the same frequencies at every step, and rotaryDim/2 calls of std::pow
   // cost more than rotating a token: the last answer is remembered (per thread).
-  thread_local int memo_dim = 0;
-  thread_local double memo_base = 0.0;
-  thread_local std::vector<double> memo;
+  POSENC_PER_THREAD int memo_dim = 0;
+  POSENC_PER_THREAD double memo_base = 0.0;
+  POSENC_PER_THREAD std::vector<double> memo;
   if (rotary_dim == memo_dim && base == memo_base) return detail::assign(*inv_freq, memo);
   const auto pairs = static_cast<std::size_t>(rotary_dim / 2);
   POSENC_RETURN_IF_ERROR(detail::allocate(*inv_freq, pairs));

@@ -1,5 +1,6 @@
 // The per-thread pool behind detail::Scratch (see scratch.hpp).
 #include "encodings/scratch.hpp"
+#include "encodings/per_thread.hpp"
 
 #include <cstdlib>
 
@@ -19,7 +20,7 @@ struct Pool {
   }
 };
 
-thread_local Pool pool;
+POSENC_PER_THREAD Pool pool;
 
 }  // namespace
 

@@ -80,7 +80,7 @@ export function mountAlibi(pe, showCalls) {
     cell = { row: Math.min(cell.row, qLen - 1), col: Math.min(cell.col, kLen - 1) };
     map.setCursor(cell.row, cell.col);
     const x = Float64Array.from({ length: numHeads }, (_, k) => k + 1);
-    slopePlot.setSeries([{ name: `slopes, ${numHeads} heads`, color: SERIES_COLOURS[0], x, y: slopes, style: 'stems', highlight: h - 1 }]);
+    slopePlot.setSeries([{ name: `slopes, ${numHeads} heads`, color: SERIES_COLOURS[0], x, y: slopes, style: 'stems', highlight: h - 1, radius: numHeads > 32 ? 2.5 : 4 }]);
     slopePlot.setCursorIndex(h - 1);
     setReadout($('rel-alibi-slopes-readout'),
       field('head h', String(h), 'head'), '   ', field('m', slopeText(slopes[h - 1]), 'slope'), '\n',

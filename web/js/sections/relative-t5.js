@@ -90,6 +90,7 @@ export function mountT5(pe, showCalls) {
     }
     showStatus(status, null);
     const { qLen, kLen } = shared;
+    const keep = distance; // setData moves the map's cursor, which selects its distance: keep the chosen one
     state = { params, reach, curve: row, ranges: bucketRanges(row, reach, params.numBuckets) };
     map.setData({ values: Float32Array.from(buckets.data), rows: qLen, cols: kLen, range: [0, params.numBuckets - 1], colormap: 'sequential' });
     cell = { row: Math.min(cell.row, qLen - 1), col: Math.min(cell.col, kLen - 1) };
@@ -98,7 +99,7 @@ export function mountT5(pe, showCalls) {
     curve.setSeries([{ name: `bucket (${params.bidirectional ? 'bidirectional' : 'causal'})`, color: SERIES_COLOURS[0], x, y: Float64Array.from(row), style: 'line' }]);
     curve.setLines({ vlines: [{ at: -params.maxDistance, label: '', color: '#999' }, { at: params.maxDistance, label: 'maxDistance', color: '#999' }] });
     fillList();
-    selectDistance(distance);
+    selectDistance(keep);
     showCell();
     showCalls('t5', [
       `pe.t5.buckets({ qLen: ${qLen}, kLen: ${kLen}, queryOffset: ${shared.queryOffset}, numBuckets: ${params.numBuckets}, maxDistance: ${params.maxDistance}, bidirectional: ${params.bidirectional} });`,
@@ -107,7 +108,8 @@ export function mountT5(pe, showCalls) {
 
   function fillList() {
     const { ranges, reach } = state;
-    list.replaceChildren(...ranges.map((r, b) => {
+    // Array.from, not map: a bucket no distance reaches (bidirectional: numBuckets/2) is a hole in `ranges`
+    list.replaceChildren(...Array.from(ranges, (r, b) => {
       const li = document.createElement('li');
       li.dataset.bucket = String(b);
       li.dataset.range = rangeText(r, reach);

@@ -71,10 +71,11 @@ export function mountTransformerXL(pe, showCalls) {
     rMap.setData({ values: r.data, rows: kLen, cols: d, range: [-1, 1] });
     rCell = { row: Math.min(rCell.row, kLen - 1), col: Math.min(rCell.col, d - 1) };
     rMap.setCursor(rCell.row, rCell.col);
-    const range = [-(kLen - 1) || -1, kLen - 1 || 1];
-    bdMap.setData({ values: bd, rows: qLen, cols: kLen, range });
-    shiftedMap.setData({ values: shifted.data, rows: qLen, cols: kLen, range });
-    shiftCell = { row: Math.min(shiftCell.row, qLen - 1), col: Math.min(shiftCell.col, kLen - 1) };
+    const range = [0, kLen - 1 || 1]; // distances from 0 (the query itself) to kLen − 1
+    const keep = shiftCell; // setData moves the cursors; put them back on the same cell
+    bdMap.setData({ values: bd, rows: qLen, cols: kLen, range, colormap: 'sequential' });
+    shiftedMap.setData({ values: shifted.data, rows: qLen, cols: kLen, range, colormap: 'sequential' });
+    shiftCell = { row: Math.min(keep.row, qLen - 1), col: Math.min(keep.col, kLen - 1) };
     pickShift(shiftCell.row, shiftCell.col, null);
     showR();
     showCalls('txl', [
@@ -113,7 +114,7 @@ export function mountTransformerXL(pe, showCalls) {
     setReadout($('rel-txl-shift-readout'),
       field('i', String(i)), '   ', field('j', String(j)), `   from column ${source < kLen ? source : '—'} of row ${i}\n`,
       'shifted = ', valueSpan('shifted', Number.isFinite(v) ? int(v) : '−∞'),
-      valid ? `: query ${i} sits at position memLen + i = ${int(mem + i)}, key ${j} at ${j}` : '   (key after the query: a leftover the model masks)',
+      valid ? ` = (memLen + i) − j = ${int(mem + i)} − ${j}` : '   (key after the query: a leftover the model masks)',
     );
   }
 

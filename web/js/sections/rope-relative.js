@@ -54,6 +54,7 @@ export function mountRelative(pe) {
       }
     }
     scores = { n, values };
+    $('rope-qk').dataset.seed = String(seed); // which random q and k (randomVector seeds 2·seed and 2·seed + 1)
     heatmap.setData({ values, rows: n, cols: n, range: [-max || -1, max || 1] });
     cell = { row: Math.min(cell.row, n - 1), col: Math.min(cell.col, n - 1) };
     heatmap.setCursor(cell.row, cell.col);

@@ -130,7 +130,8 @@ export function scalingControls(root, onChange) {
         listPairs = pairs;
       }
       const s = { type };
-      for (const key of Object.keys(SCALING_DEFAULTS[type])) s[key] = $(FIELDS[key]).valueAsNumber;
+      // an empty field leaves the option out (posenc then uses its default or fallback)
+      for (const key of Object.keys(SCALING_DEFAULTS[type])) if ($(FIELDS[key]).value.trim() !== '') s[key] = $(FIELDS[key]).valueAsNumber;
       if (type === 'longrope') for (const key of LISTS) s[key] = parseList($(FIELDS[key]).value);
       return { ...s, ...extras };
     },
@@ -142,6 +143,7 @@ export function scalingControls(root, onChange) {
       remember();
       select.dataset.shown = '';
       if (scaling) {
+        for (const key of Object.keys(SCALING_DEFAULTS[type])) memory[type][key] = ''; // not in the config: not given
         for (const [key, value] of Object.entries(scaling)) {
           if (key === 'type') continue;
           if (key in FIELDS && (key in SCALING_DEFAULTS[type] || LISTS.includes(key))) memory[type][key] = value;

@@ -41,7 +41,9 @@ export function mountStretch() {
     const { freqs, ratio } = state;
     const n = ratio.length;
     const x = Float64Array.from({ length: n }, (_, i) => i);
-    const series = [{ name: freqs.scalingType === 'default' ? 'no scaling: 1' : `stretch (${freqs.scalingType})`, color: SERIES_COLOURS[0], x, y: ratio, style: 'line' }];
+    // Llama 3.1: the legend names the bands instead of the line (a phone has room for three names)
+    const name = freqs.llama3 ? '' : freqs.scalingType === 'default' ? 'no scaling: 1' : `stretch (${freqs.scalingType})`;
+    const series = [{ name, color: SERIES_COLOURS[0], x, y: ratio, style: 'line' }];
     if (freqs.llama3) {
       for (const band of ['unchanged', 'blended', 'divided']) {
         const y = Float64Array.from(ratio, (v, i) => (freqs.llama3.band[i] === band ? v : NaN));

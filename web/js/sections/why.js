@@ -48,7 +48,9 @@ export function attentionOf(pe, words, encoding) {
   const x = embedWords(words);
   const dims = `[${n}, ${D}]`;
   const calls = [`const x = toyEmbeddings(words);   // ${dims}: one vector per word, hashed from the word (toy)`];
-  if (encoding === 'sinusoidal') {
+  if (encoding === 'none' || encoding === 'rope') {
+    calls.push(encoding === 'none' ? '// nothing is added: x holds no position' : '// nothing is added to x: RoPE acts inside attention');
+  } else if (encoding === 'sinusoidal') {
     pe.sinusoidal.addTo({ data: x, dims: [n, D] });
     calls.push(`pe.sinusoidal.addTo({ data: x, dims: ${dims} });   // x + PE: the position is now part of each vector`);
   } else if (encoding === 'learned') {
@@ -57,7 +59,6 @@ export function attentionOf(pe, words, encoding) {
   }
   const q = { data: project(x, TOY.wq, n, D), dims: [n, D] };
   const k = { data: project(x, TOY.wk, n, D), dims: [n, D] };
-  calls.push('const q = x·Wq, k = x·Wk;   // toy projections');
   const options = {};
   let optionText = '';
   if (encoding === 'rope') {
@@ -72,6 +73,7 @@ export function attentionOf(pe, words, encoding) {
     calls.push(`const bias = pe.t5.bias(toyBuckets, { qLen: ${n}, kLen: ${n} });   // a scalar per distance bucket (toy table [32, 1])`);
     optionText = ', { bias }';
   }
+  calls.splice(2, 0, 'const q = x·Wq, k = x·Wk;   // toy projections');
   const scores = pe.attention.scores(q, k, options).data;
   calls.push(`const A = pe.attention.scores(q, k${optionText});   // [${n}, ${n}], rows sum to 1`);
   return { scores, calls };
@@ -136,6 +138,7 @@ export function mount(root, pe) {
     }
     state = { words, permuted, order, pos, results };
     cell = { i: Math.min(cell.i, n - 1), j: Math.min(cell.j, n - 1) };
+    $('why-original').textContent = words.join(' ');
     $('why-permuted').textContent = permuted.join(' ');
     root.dataset.permuted = permuted.join(' ');
     showSummary();

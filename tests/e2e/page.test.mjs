@@ -140,10 +140,10 @@ test('a phone-sized viewport: one column, no sideways scrolling, plots drawn', a
   await phone.setInputFiles('#learned-file', { name: 'waves.npy', mimeType: 'application/octet-stream', buffer: Buffer.from(npyBytes({ shape: [96, 48], data: encodeFloats(wave, 'f4') })) });
   await matrixReady(phone, 'learned-sim-matrix');
   for (const id of ['why-a', 'sin-heatmap', 'rel-t5-map', 'rel-alibi-bias', 'rope-qk', 'learned-heatmap']) assert.ok((await canvasStats(phone, `#${id}`)).inked > 0.1, id);
-  await phone.click('#rope-config-llama31');
+  await phone.screenshot({ path: `${ARTIFACTS}phone-top.png` });
+  await phone.click('#rope-config-llama31'); // the phone screenshot of the RoPE section shows a model's config
   await frames(phone, 3);
   assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= 390), 'the page scrolls sideways after a config');
-  await phone.screenshot({ path: `${ARTIFACTS}phone-top.png` });
   for (const id of SECTIONS) await phone.locator(`#${id}`).screenshot({ path: `${ARTIFACTS}phone-${id}.png` });
   await phone.close();
 });

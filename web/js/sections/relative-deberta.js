@@ -58,8 +58,8 @@ export function mountDeberta(pe, showCalls) {
     const exact = Float64Array.from(buckets, (b, k) => (b === k - reach ? b : NaN));
     const log = Float64Array.from(buckets, (b, k) => (b === k - reach ? NaN : b));
     plot.setSeries([
-      { name: 'exact: bucket = i − j', color: SERIES_COLOURS[0], x, y: exact, style: 'line', width: 2.5 },
-      { name: 'logarithmic buckets', color: SERIES_COLOURS[1], x, y: log, style: 'line', width: 2 },
+      { name: 'exact', color: SERIES_COLOURS[0], x, y: exact, style: 'line', width: 2.5 },
+      { name: 'logarithmic', color: SERIES_COLOURS[1], x, y: log, style: 'line', width: 2 },
     ]);
     plot.setLines({
       hlines: [

@@ -4,6 +4,8 @@
 // in C++; this file checks what only JS can get wrong (types, integer-ness, shapes vs lengths).
 import { PosEncError } from './errors.js';
 import { MAX_ALLOCATION_BYTES } from './heap.js';
+import { isWasmTensor, placementOf } from './wasm-tensor.js';
+import type { WasmTensor } from './wasm-tensor.js';
 
 /** A float32 tensor as onnxruntime-web and transformers.js produce it: data plus dims. */
 export interface TensorLike {
@@ -11,8 +13,11 @@ export interface TensorLike {
   readonly dims: readonly number[];
 }
 
-/** A tensor argument: a Float32Array (with its shape given in the options) or a {@link TensorLike}. */
-export type TensorInput = Float32Array | TensorLike;
+/**
+ * A tensor argument: a Float32Array (with its shape given in the options), a {@link TensorLike},
+ * or a {@link WasmTensor} (data already in WebAssembly memory: no copies).
+ */
+export type TensorInput = Float32Array | TensorLike | WasmTensor;
 
 /** A float32 result: row-major data and its dims (pass it to `new ort.Tensor('float32', data, dims)`). */
 export interface Tensor {
@@ -103,14 +108,18 @@ export function choice<T extends string>(fn: string, name: string, value: unknow
 }
 
 export function isFloat32Array(value: unknown): value is Float32Array {
-  return ArrayBuffer.isView(value) && Object.prototype.toString.call(value) === '[object Float32Array]';
+  // instanceof is the fast path; the tag check also accepts arrays from other realms (iframes, vm).
+  return value instanceof Float32Array || (ArrayBuffer.isView(value) && Object.prototype.toString.call(value) === '[object Float32Array]');
 }
 
 /** A resolved tensor argument. */
 export interface TensorArg {
-  data: Float32Array;
+  /** The values (for a WasmTensor, a getter that re-derives the view, so it survives memory growth). */
+  readonly data: Float32Array;
   dims: number[];
   size: number;
+  /** Set for a WasmTensor: heap.ts then uses it where it lives. */
+  wasm?: { tensor: WasmTensor; fn: string; name: string } | undefined;
 }
 
 /**
@@ -118,6 +127,7 @@ export interface TensorArg {
  * the options. Checks that the dims are positive integers whose product equals the data length.
  */
 export function tensor(fn: string, name: string, value: unknown, dims: unknown, dimsName = 'dims'): TensorArg {
+  if (isWasmTensor(value)) return wasmTensor(fn, name, value, dims, dimsName);
   let data: unknown;
   let shape: unknown;
   if (isFloat32Array(value)) {
@@ -150,14 +160,44 @@ export function tensor(fn: string, name: string, value: unknown, dims: unknown, 
   return { data: array, dims: resolved, size };
 }
 
+/** A TensorArg for a WasmTensor: `data` re-derives the view on each read, so it survives memory growth. */
+class WasmTensorArg implements TensorArg {
+  readonly dims: number[];
+  readonly size: number;
+  readonly wasm: { tensor: WasmTensor; fn: string; name: string };
+  constructor(tensor: WasmTensor, fn: string, name: string) {
+    this.dims = tensor.dims.slice();
+    this.size = tensor.size;
+    this.wasm = { tensor, fn, name };
+  }
+  get data(): Float32Array {
+    return this.wasm.tensor.view();
+  }
+}
+
+function wasmTensor(fn: string, name: string, value: WasmTensor, dims: unknown, dimsName: string): TensorArg {
+  placementOf(value, fn); // DISPOSED if it was disposed
+  if (dims !== undefined && !sameDims(dims, value.dims)) {
+    throw new PosEncError('SHAPE_MISMATCH', `${fn}: option '${dimsName}' [${String(dims)}] disagrees with ${name}.dims [${value.dims.join(', ')}]`);
+  }
+  return new WasmTensorArg(value, fn, name);
+}
+
 /** Checks a dims array: positive integers. */
 export function shapeOf(fn: string, name: string, value: unknown): number[] {
   if (!Array.isArray(value) && !ArrayBuffer.isView(value)) {
     throw new PosEncError('INVALID_TYPE', `${fn}: ${name} must be an array of sizes, got ${describe(value)}`);
   }
-  const dims = Array.from(value as ArrayLike<number>, Number);
-  dims.forEach((d, i) => integer(fn, `${name}[${i}]`, d, 1));
-  if (dims.reduce((a, b) => a * b, 1) > Number.MAX_SAFE_INTEGER) {
+  const source = value as ArrayLike<number>;
+  const dims = new Array<number>(source.length);
+  let product = 1;
+  for (let i = 0; i < source.length; i++) { // a plain loop: this runs on every call of every function
+    const d = Number(source[i]);
+    if (!(Number.isInteger(d) && d >= 1 && d <= 2 ** 31 - 1)) integer(fn, `${name}[${i}]`, d, 1); // throws
+    dims[i] = d;
+    product *= d;
+  }
+  if (product > Number.MAX_SAFE_INTEGER) {
     throw new PosEncError('SIZE_OVERFLOW', `${fn}: ${name} [${dims.join(', ')}] has too many elements`);
   }
   return dims;

@@ -103,7 +103,7 @@ export function attentionApi(heap: Heap): AttentionApi {
     sameRank(fn, qt, 'k', kt);
     expectSize(fn, 'the width of k (headDim)', kt.width, qt.width);
     let vt: HeadTensor | undefined;
-    if (v !== undefined) {
+    if (mode === 2) { // output needs v; a missing one is an INVALID_TYPE naming it
       vt = headTensor(fn, 'v', v, opts.vDims ?? kDims, opts.vDims === undefined ? 'kDims' : 'vDims');
       sameRank(fn, qt, 'v', vt);
       expectSize(fn, 'the heads of v', vt.heads, kt.heads);

@@ -5,6 +5,8 @@ import { ioApi } from './io.js';
 import type { IoApi } from './io.js';
 import { learnedApi } from './learned.js';
 import type { LearnedApi } from './learned.js';
+import { memoryApi } from './memory.js';
+import type { MemoryApi } from './memory.js';
 import type { RawModule } from './raw-module.js';
 import { ropeApi } from './rope.js';
 import type { RopeApi } from './rope.js';
@@ -54,6 +56,8 @@ export interface PosEnc {
   readonly attention: AttentionApi;
   /** Reading and writing tables: `.npy` and `.safetensors` files (plain JS, no WebAssembly). */
   readonly io: IoApi;
+  /** Tensors kept in WebAssembly memory, for hot loops without copies (`pe.memory.tensor(dims)`). */
+  readonly memory: MemoryApi;
 }
 
 /** Options for loading the module. */
@@ -106,5 +110,6 @@ function wrap(raw: RawModule): PosEnc {
     alibi: Object.freeze(alibiApi(heap)),
     attention: Object.freeze(attentionApi(heap)),
     io: Object.freeze(ioApi()),
+    memory: Object.freeze(memoryApi(heap)),
   });
 }

@@ -28,3 +28,5 @@ export type { AttentionApi, AttentionOptions, AttentionRopeOptions } from './att
 export type {
   BytesInput, IoApi, ReadNpyOptions, ReadSafetensorsOptions, SafetensorsEntry, SafetensorsHeader, WriteNpyOptions,
 } from './io.js';
+export { WasmTensor } from './memory.js';
+export type { MemoryApi } from './memory.js';

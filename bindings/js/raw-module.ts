@@ -6,6 +6,7 @@ export type Ptr = number;
 /** The functions and heap views of one instance of the compiled module. */
 export interface RawModule {
   HEAPU8: Uint8Array;
+  HEAPU32: Uint32Array;
   HEAPF32: Float32Array;
   HEAPF64: Float64Array;
   _malloc(bytes: number): Ptr;

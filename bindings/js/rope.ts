@@ -273,7 +273,7 @@ export function ropeApi(heap: Heap): RopeApi {
     }
     const scope = new HeapScope(heap);
     try {
-      const xPtr = scope.tensorIn(xt, 'x');
+      const xPtr = scope.tensorCopy(xt, 'x'); // returns a new tensor: x itself stays as it is
       const cosPtr = scope.tensorIn(cos, 'cosCache');
       const sinPtr = scope.tensorIn(sin, 'sinCache');
       const idsPtr = scope.f64In(pos.ids, 'positionIds');

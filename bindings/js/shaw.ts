@@ -94,14 +94,14 @@ function maxRelativeOf(fn: string, opts: Record<string, unknown>, rows: number, 
 }
 
 /** q, k (and v) as head-major tensors that fit together. */
-function qkv(fn: string, opts: Record<string, unknown>, q: unknown, k: unknown, v?: unknown) {
+function qkv(fn: string, opts: Record<string, unknown>, q: unknown, k: unknown, needV: boolean, v?: unknown) {
   const qt = headTensor(fn, 'q', q, opts.dims, 'dims');
   const kDims = opts.kDims ?? opts.dims;
   const kt = headTensor(fn, 'k', k, kDims, opts.kDims === undefined ? 'dims' : 'kDims');
   sameRank(fn, qt, 'k', kt);
   expectSize(fn, 'the width of k (headDim)', kt.width, qt.width);
   let vt: HeadTensor | undefined;
-  if (v !== undefined) {
+  if (needV) { // a missing v is an INVALID_TYPE naming it
     vt = headTensor(fn, 'v', v, opts.vDims ?? kDims, opts.vDims === undefined ? 'kDims' : 'vDims');
     sameRank(fn, qt, 'v', vt);
     expectSize(fn, 'the heads of v', vt.heads, kt.heads);
@@ -151,7 +151,7 @@ export function shawApi(heap: Heap): ShawApi {
     const fn = 'shaw.logits';
     const opts = args.options(fn, options, ATTENTION_OPTIONS, true);
     if (opts.vDims !== undefined) throw new PosEncError('UNKNOWN_OPTION', `${fn}: option 'vDims' is only for shaw.attention`);
-    const { qt, kt } = qkv(fn, opts, q, k);
+    const { qt, kt } = qkv(fn, opts, q, k, false);
     const keys = tableOf(fn, 'relativeKeys', relativeKeys, qt.width);
     const maxRel = maxRelativeOf(fn, opts, keys.rows, 'relativeKeys');
     const offset = offsetOf(fn, opts);
@@ -180,7 +180,7 @@ export function shawApi(heap: Heap): ShawApi {
   ): Tensor {
     const fn = 'shaw.attention';
     const opts = args.options(fn, options, ATTENTION_OPTIONS, true);
-    const { qt, kt, vt } = qkv(fn, opts, q, k, v);
+    const { qt, kt, vt } = qkv(fn, opts, q, k, true, v);
     const valueDim = vt!.width;
     const keys = tableOf(fn, 'relativeKeys', relativeKeys, qt.width);
     const values = relativeValues === null || relativeValues === undefined ? undefined : tableOf(fn, 'relativeValues', relativeValues, valueDim);

@@ -14,17 +14,40 @@
 namespace posenc::detail {
 namespace {
 
-constexpr std::size_t kBlockPairs = 256;  // pairs processed together: 4 blocks of 2 KB live in L1
+constexpr std::size_t kBlockPairs = 256;  // pairs processed together: their phasors (4 x 2 KB) live in L1
 constexpr std::size_t kResyncRows = 64;
+constexpr std::size_t kRowsPerPass = 4;  // steps per pass over a block; 4 rows of a block stay in L1
+
+bool interleaved_pairs(const AngleSink& sink) {  // [sin, cos, sin, cos, ...]
+  return sink.elem_stride == 2 && sink.sin != nullptr && sink.cos == sink.sin + 1;
+}
 
 void emit_row(const AngleSink& sink, std::size_t t, std::size_t i0, std::size_t n, const double* s, const double* c) {
   const std::size_t at = t * sink.row_stride + i0 * sink.elem_stride;
-  if (sink.elem_stride == 2 && sink.sin != nullptr && sink.cos == sink.sin + 1) {  // [sin, cos, sin, cos, ...]
+  if (interleaved_pairs(sink)) {
     kernels::narrow_interleave(s, c, n, sink.scale, sink.sin + at);
     return;
   }
   if (sink.sin != nullptr) kernels::narrow(s, n, sink.scale, sink.sin + at, sink.elem_stride);
   if (sink.cos != nullptr) kernels::narrow(c, n, sink.scale, sink.cos + at, sink.elem_stride);
+}
+
+/// Advances the phasors `rows` positions, writing rows t+1 .. t+rows; fused into few passes for the
+/// two layouts that matter for speed (contiguous rows, [sin, cos] pairs).
+void step_rows(const AngleSink& sink, std::size_t t, std::size_t rows, std::size_t i0, std::size_t n, double* s,
+               double* c, const double* sw, const double* cw) {
+  const std::size_t at = (t + 1) * sink.row_stride + i0 * sink.elem_stride;
+  if (interleaved_pairs(sink)) {
+    kernels::phasor_rows_narrow_interleave(c, s, cw, sw, n, rows, sink.scale, sink.sin + at, sink.row_stride);
+  } else if (sink.elem_stride == 1) {
+    kernels::phasor_rows_narrow(c, s, cw, sw, n, rows, sink.scale, sink.cos == nullptr ? nullptr : sink.cos + at,
+                                sink.sin == nullptr ? nullptr : sink.sin + at, sink.row_stride);
+  } else {
+    for (std::size_t r = 1; r <= rows; ++r) {
+      kernels::phasor_step(c, s, cw, sw, n);
+      emit_row(sink, t + r, i0, n, s, c);
+    }
+  }
 }
 
 }  // namespace
@@ -34,16 +57,16 @@ void angle_rows_range(const double* freq, std::size_t pairs, double start, std::
   for (std::size_t i0 = 0; i0 < pairs; i0 += kBlockPairs) {
     const std::size_t n = std::min(kBlockPairs, pairs - i0);
     const double* w = freq + i0;
-    kernels::sincos(w, n, sw, cw);  // the one-position step
-    for (std::size_t t = 0; t < count; ++t) {
-      if (t % kResyncRows == 0) {
-        const double p = start + static_cast<double>(t);
-        for (std::size_t j = 0; j < n; ++j) angle[j] = p * w[j];
-        kernels::sincos(angle, n, s, c);
-      } else {
-        kernels::phasor_step(c, s, cw, sw, n);
-      }
+    if (count > 1) kernels::sincos(w, n, sw, cw);  // the one-position step (a single row needs none)
+    for (std::size_t t = 0; t < count; t += kResyncRows) {  // a direct row, then steps up to the next one
+      const double p = start + static_cast<double>(t);
+      for (std::size_t j = 0; j < n; ++j) angle[j] = p * w[j];
+      kernels::sincos(angle, n, s, c);
       emit_row(sink, t, i0, n, s, c);
+      const std::size_t last = std::min(count, t + kResyncRows);  // rows t+1 .. last-1 follow by steps
+      for (std::size_t u = t; u + 1 < last; u += kRowsPerPass) {
+        step_rows(sink, u, std::min(kRowsPerPass, last - 1 - u), i0, n, s, c, sw, cw);
+      }
     }
   }
 }

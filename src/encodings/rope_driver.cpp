@@ -7,33 +7,41 @@
 namespace posenc::detail {
 namespace {
 
-Status check_heads(const char* name, const float* data, std::size_t heads, const RopeTensors& t) {
+Status check_heads(const char* name, const char* heads_name, const float* data, std::size_t heads,
+                   const RopeTensors& t) {
   if (data == nullptr) return invalid(std::string(name) + " must be given");
-  POSENC_RETURN_IF_ERROR(check_size((std::string(name) + " heads").c_str(), heads));
+  POSENC_RETURN_IF_ERROR(check_size(heads_name, heads));  // a literal: no string is built on success
   std::size_t total = 0;
   return checked_product({t.batch, t.seq, heads, t.head_dim}, name, &total);
+}
+
+/// Rotates `rows` head rows spaced `stride` floats apart with row j of the cos/sin rows.
+void rotate_rows(float* x, std::size_t rows, std::size_t stride, Pairing pairing, std::size_t pairs, const float* cos,
+                 const float* sin) {
+  if (pairing == Pairing::half) {
+    kernels::rotate_half_rows(x, rows, stride, cos, sin, pairs);
+  } else {
+    kernels::rotate_interleaved_rows(x, rows, stride, cos, sin, pairs);
+  }
 }
 
 void rotate_tensor(float* data, std::size_t heads, const RopeTensors& t, Pairing pairing, std::size_t pairs,
                    std::size_t b, std::size_t s0, std::size_t count, const float* const* cos_rows,
                    const float* const* sin_rows) {
   const std::size_t d = t.head_dim;
-  auto rotate = [&](float* row, std::size_t j) {
-    if (pairing == Pairing::half) {
-      kernels::rotate_half(row, cos_rows[j], sin_rows[j], pairs);
-    } else {
-      kernels::rotate_interleaved(row, cos_rows[j], sin_rows[j], pairs);
-    }
-  };
-  if (t.layout == HeadLayout::bshd) {  // token-major: the heads of one token are adjacent
+  if (t.layout == HeadLayout::bshd) {  // token-major: the heads of one token are adjacent rows, one call each token
     for (std::size_t j = 0; j < count; ++j) {
       float* token = data + ((b * t.seq + s0 + j) * heads) * d;
-      for (std::size_t h = 0; h < heads; ++h) rotate(token + h * d, j);
+      rotate_rows(token, heads, d, pairing, pairs, cos_rows[j], sin_rows[j]);
     }
-  } else {  // head-major: the tokens of one head are adjacent
-    for (std::size_t h = 0; h < heads; ++h) {
+  } else {  // head-major: walk the tokens of two heads at a time (two sequential streams sharing cos/sin)
+    const std::size_t head_stride = t.seq * d;
+    for (std::size_t h = 0; h < heads; h += 2) {
+      const std::size_t n = heads - h < 2 ? 1 : 2;
       float* head = data + ((b * heads + h) * t.seq + s0) * d;
-      for (std::size_t j = 0; j < count; ++j) rotate(head + j * d, j);
+      for (std::size_t j = 0; j < count; ++j) {
+        rotate_rows(head + j * d, n, head_stride, pairing, pairs, cos_rows[j], sin_rows[j]);
+      }
     }
   }
 }
@@ -54,8 +62,8 @@ Status check_rope_tensors(const RopeTensors& t, Pairing pairing, int rotary_dim)
                  "rotaryDim must be an even integer from 2 to headDim (" + std::to_string(t.head_dim) + "), got " +
                      std::to_string(rotary_dim));
   }
-  POSENC_RETURN_IF_ERROR(check_heads("q", t.q, t.q_heads, t));
-  if (t.k != nullptr) POSENC_RETURN_IF_ERROR(check_heads("k", t.k, t.k_heads, t));
+  POSENC_RETURN_IF_ERROR(check_heads("q", "q heads", t.q, t.q_heads, t));
+  if (t.k != nullptr) POSENC_RETURN_IF_ERROR(check_heads("k", "k heads", t.k, t.k_heads, t));
   return {};
 }
 
@@ -99,12 +107,7 @@ void ChunkRows::point(std::size_t j, const float* c, const float* s, std::size_t
 }
 
 void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2) {
-  for (std::size_t i = 0; i < pairs; ++i) {
-    cos2[2 * i] = cos[i];
-    cos2[2 * i + 1] = cos[i];
-    sin2[2 * i] = -sin[i];
-    sin2[2 * i + 1] = sin[i];
-  }
+  kernels::expand_interleaved(cos, sin, pairs, cos2, sin2);
 }
 
 }  // namespace posenc::detail

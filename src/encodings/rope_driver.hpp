@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "encodings/scratch.hpp"
 #include "posenc/rope.hpp"
 
 namespace posenc::detail {
@@ -27,7 +28,9 @@ void rotate_tokens(const RopeTensors& t, Pairing pairing, std::size_t pairs, std
 
 /// Scratch rows for one chunk of tokens, plus the per-token row pointers rotate_tokens reads.
 struct ChunkRows {
-  std::vector<float> cos, sin, cos2, sin2;  ///< compact rows [chunk, pairs]; expanded [chunk, 2 pairs]
+  /// Compact rows [chunk, pairs]; expanded [chunk, 2 pairs]. Scratch: reused across calls and not
+  /// zero-filled, so a one-token call (decoding) allocates and clears nothing.
+  Scratch<float> cos, sin, cos2, sin2;
   const float* cos_ptr[kRopeChunkTokens];
   const float* sin_ptr[kRopeChunkTokens];
 

@@ -22,6 +22,7 @@
 #include <string>
 
 #include "encodings/checks.hpp"
+#include "encodings/scratch.hpp"
 
 namespace posenc {
 namespace {
@@ -282,10 +283,21 @@ Status rope_default_inv_freq(int rotary_dim, double base, std::vector<double>* i
     return detail::invalid("rotaryDim must be an even integer >= 2, got " + std::to_string(rotary_dim));
   }
   POSENC_RETURN_IF_ERROR(detail::check_positive("base", base));
+  // Decoding loops ask for the same frequencies at every step, and rotaryDim/2 calls of std::pow
+  // cost more than rotating a token: the last answer is remembered (per thread).
+  thread_local int memo_dim = 0;
+  thread_local double memo_base = 0.0;
+  thread_local std::vector<double> memo;
+  if (rotary_dim == memo_dim && base == memo_base) return detail::assign(*inv_freq, memo);
   const auto pairs = static_cast<std::size_t>(rotary_dim / 2);
   POSENC_RETURN_IF_ERROR(detail::allocate(*inv_freq, pairs));
   for (std::size_t i = 0; i < pairs; ++i) {
     (*inv_freq)[i] = std::pow(base, -2.0 * static_cast<double>(i) / static_cast<double>(rotary_dim));
+  }
+  memo_dim = 0;
+  if (detail::assign(memo, *inv_freq).ok()) {
+    memo_dim = rotary_dim;
+    memo_base = base;
   }
   return {};
 }

@@ -16,6 +16,17 @@ namespace posenc::kernels {
   void sincos(const double* angles, std::size_t n, double* sin_out, double* cos_out);              \
   /** Advances phasors one step: (c, s) <- (c cw - s sw, s cw + c sw), i.e. angle += step angle. */ \
   void phasor_step(double* c, double* s, const double* cw, const double* sw, std::size_t n);        \
+  /** `rows` phasor steps; after step r (r < rows) writes cos_out[r * row_stride + i] =             \
+      float(c[i] * scale) and sin_out[r * row_stride + i] = float(s[i] * scale) (a null output is   \
+      skipped). c and s end at the last step. */                                                    \
+  void phasor_rows_narrow(double* c, double* s, const double* cw, const double* sw, std::size_t n,   \
+                          std::size_t rows, double scale, float* cos_out, float* sin_out,           \
+                          std::size_t row_stride);                                                  \
+  /** The same, writing [sin, cos] pairs: dst[r * row_stride + 2i] = float(s[i] * scale),           \
+      dst[r * row_stride + 2i + 1] = float(c[i] * scale). */                                        \
+  void phasor_rows_narrow_interleave(double* c, double* s, const double* cw, const double* sw,      \
+                                     std::size_t n, std::size_t rows, double scale, float* dst,     \
+                                     std::size_t row_stride);                                       \
   /** dst[i * stride] = float(src[i] * scale). */                                                   \
   void narrow(const double* src, std::size_t n, double scale, float* dst, std::size_t stride);      \
   /** dst[2i] = float(a[i] * scale), dst[2i + 1] = float(b[i] * scale): two rows interleaved. */     \
@@ -25,6 +36,15 @@ namespace posenc::kernels {
   /** Interleaved pairing on 2*pairs lanes, with cos2 = [c0 c0 c1 c1 ...] and                       \
       sin2 = [-s0 s0 -s1 s1 ...]: x <- x * cos2 + swap_adjacent(x) * sin2. */                      \
   void rotate_interleaved(float* x, const float* cos2, const float* sin2, std::size_t pairs);       \
+  /** rotate_half on `rows` rows x + r * stride (r < rows), all with the same cos/sin. */           \
+  void rotate_half_rows(float* x, std::size_t rows, std::size_t stride, const float* cos,           \
+                        const float* sin, std::size_t pairs);                                       \
+  /** rotate_interleaved on `rows` rows x + r * stride (r < rows), all with the same cos2/sin2. */  \
+  void rotate_interleaved_rows(float* x, std::size_t rows, std::size_t stride, const float* cos2,   \
+                               const float* sin2, std::size_t pairs);                               \
+  /** cos2 = [c0 c0 c1 c1 ...], sin2 = [-s0 s0 -s1 s1 ...] (the rows rotate_interleaved takes). */   \
+  void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2,       \
+                          float* sin2);                                                             \
   /** dst[i] += src[i]. */                                                                          \
   void add(float* dst, const float* src, std::size_t n);
 

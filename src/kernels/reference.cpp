@@ -21,6 +21,23 @@ void phasor_step(double* c, double* s, const double* cw, const double* sw, std::
   }
 }
 
+void phasor_rows_narrow(double* c, double* s, const double* cw, const double* sw, std::size_t n, std::size_t rows,
+                        double scale, float* cos_out, float* sin_out, std::size_t row_stride) {
+  for (std::size_t r = 0; r < rows; ++r) {
+    phasor_step(c, s, cw, sw, n);
+    if (cos_out != nullptr) narrow(c, n, scale, cos_out + r * row_stride, 1);
+    if (sin_out != nullptr) narrow(s, n, scale, sin_out + r * row_stride, 1);
+  }
+}
+
+void phasor_rows_narrow_interleave(double* c, double* s, const double* cw, const double* sw, std::size_t n,
+                                   std::size_t rows, double scale, float* dst, std::size_t row_stride) {
+  for (std::size_t r = 0; r < rows; ++r) {
+    phasor_step(c, s, cw, sw, n);
+    narrow_interleave(s, c, n, scale, dst + r * row_stride);
+  }
+}
+
 void narrow(const double* src, std::size_t n, double scale, float* dst, std::size_t stride) {
   for (std::size_t i = 0; i < n; ++i) dst[i * stride] = static_cast<float>(src[i] * scale);
 }
@@ -47,6 +64,25 @@ void rotate_interleaved(float* x, const float* cos2, const float* sin2, std::siz
     const float b = x[2 * i + 1];
     x[2 * i] = a * cos2[2 * i] + b * sin2[2 * i];
     x[2 * i + 1] = b * cos2[2 * i + 1] + a * sin2[2 * i + 1];
+  }
+}
+
+void rotate_half_rows(float* x, std::size_t rows, std::size_t stride, const float* cos, const float* sin,
+                      std::size_t pairs) {
+  for (std::size_t r = 0; r < rows; ++r) rotate_half(x + r * stride, cos, sin, pairs);
+}
+
+void rotate_interleaved_rows(float* x, std::size_t rows, std::size_t stride, const float* cos2, const float* sin2,
+                             std::size_t pairs) {
+  for (std::size_t r = 0; r < rows; ++r) rotate_interleaved(x + r * stride, cos2, sin2, pairs);
+}
+
+void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2) {
+  for (std::size_t i = 0; i < pairs; ++i) {
+    cos2[2 * i] = cos[i];
+    cos2[2 * i + 1] = cos[i];
+    sin2[2 * i] = -sin[i];
+    sin2[2 * i + 1] = sin[i];
   }
 }
 

@@ -42,6 +42,38 @@ void phasor_step(double* c, double* s, const double* cw, const double* sw, std::
   simd::phasor_step<Arch>(c, s, cw, sw, n);
 }
 
+// Steps fused with the narrowing, several rows per pass, so the phasors are read and written once
+// per pass instead of once per row. Under wasm the steps run in registers (narrow-wasm-inl.hpp);
+// natively (and for the last n % 4 pairs) plain loops, one row at a time, which compilers vectorise.
+void phasor_rows_narrow(double* c, double* s, const double* cw, const double* sw, std::size_t n, std::size_t rows,
+                        double scale, float* cos_out, float* sin_out, std::size_t row_stride) {
+  std::size_t i0 = 0;
+#if defined(__wasm_simd128__)
+  i0 = scale == 1.0 ? wasm::phasor_rows_narrow<false>(c, s, cw, sw, n, rows, scale, cos_out, sin_out, row_stride)
+                    : wasm::phasor_rows_narrow<true>(c, s, cw, sw, n, rows, scale, cos_out, sin_out, row_stride);
+#endif
+  if (i0 == n) return;
+  for (std::size_t r = 0; r < rows; ++r) {  // one step, then each output: loops the compiler vectorises
+    simd::phasor_step<Arch>(c + i0, s + i0, cw + i0, sw + i0, n - i0);
+    if (cos_out != nullptr) narrow(c + i0, n - i0, scale, cos_out + r * row_stride + i0, 1);
+    if (sin_out != nullptr) narrow(s + i0, n - i0, scale, sin_out + r * row_stride + i0, 1);
+  }
+}
+
+void phasor_rows_narrow_interleave(double* c, double* s, const double* cw, const double* sw, std::size_t n,
+                                   std::size_t rows, double scale, float* dst, std::size_t row_stride) {
+  std::size_t i0 = 0;
+#if defined(__wasm_simd128__)
+  i0 = scale == 1.0 ? wasm::phasor_rows_narrow_interleave<false>(c, s, cw, sw, n, rows, scale, dst, row_stride)
+                    : wasm::phasor_rows_narrow_interleave<true>(c, s, cw, sw, n, rows, scale, dst, row_stride);
+#endif
+  if (i0 == n) return;
+  for (std::size_t r = 0; r < rows; ++r) {
+    simd::phasor_step<Arch>(c + i0, s + i0, cw + i0, sw + i0, n - i0);
+    narrow_interleave(s + i0, c + i0, n - i0, scale, dst + r * row_stride + 2 * i0);
+  }
+}
+
 // xsimd 8.1 has no double->float batch conversion. Natively, compilers vectorise these plain loops
 // well (vcvtpd2ps); under wasm, clang 14 scalarises them lane by lane, so the wasm build uses
 // f32x4.demote_f64x2_zero directly (see narrow-wasm-inl.hpp).
@@ -69,11 +101,25 @@ void narrow_interleave(const double* a, const double* b, std::size_t n, double s
 }
 
 void rotate_half(float* x, const float* cos, const float* sin, std::size_t pairs) {
-  simd::rotate_half<Arch>(x, cos, sin, pairs);
+  simd::rotate_half_rows<Arch>(x, 1, 0, cos, sin, pairs);
 }
 
 void rotate_interleaved(float* x, const float* cos2, const float* sin2, std::size_t pairs) {
-  simd::rotate_interleaved<Arch>(x, cos2, sin2, pairs);
+  simd::rotate_interleaved_rows<Arch>(x, 1, 0, cos2, sin2, pairs);
+}
+
+void rotate_half_rows(float* x, std::size_t rows, std::size_t stride, const float* cos, const float* sin,
+                      std::size_t pairs) {
+  simd::rotate_half_rows<Arch>(x, rows, stride, cos, sin, pairs);
+}
+
+void rotate_interleaved_rows(float* x, std::size_t rows, std::size_t stride, const float* cos2, const float* sin2,
+                             std::size_t pairs) {
+  simd::rotate_interleaved_rows<Arch>(x, rows, stride, cos2, sin2, pairs);
+}
+
+void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2) {
+  simd::expand_interleaved<Arch>(cos, sin, pairs, cos2, sin2);
 }
 
 void add(float* dst, const float* src, std::size_t n) { simd::add<Arch>(dst, src, n); }

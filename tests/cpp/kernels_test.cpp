@@ -159,3 +159,130 @@ TEST_CASE("phasor_step, narrow and narrow_interleave match the reference for eve
     }
   }
 }
+
+TEST_CASE("rotate_half_rows and rotate_interleaved_rows match the reference for every width, row count and alignment",
+          "[kernels][rope]") {
+  for (std::size_t pairs = 0; pairs <= kMaxWidth; ++pairs) {
+    for (std::size_t rows = 1; rows <= 5; ++rows) {
+      for (std::size_t shift = 0; shift <= kMaxShift; shift += (pairs % 3 == 0 ? 1 : 3)) {
+        const std::size_t stride = 2 * pairs + (rows % 2);  // odd strides too: rows start unaligned
+        const std::size_t n = rows * stride + shift + 3;
+        const auto c = random_floats(2 * pairs + shift, 3 + pairs);
+        const auto s = random_floats(2 * pairs + shift, 5 + pairs);
+        INFO("pairs " << pairs << " rows " << rows << " shift " << shift);
+        auto x = random_floats(n, pairs * 13 + rows);
+        auto y = x;
+        k::rotate_half_rows(x.data() + shift, rows, stride, c.data() + shift, s.data() + shift, pairs);
+        k::reference::rotate_half_rows(y.data() + shift, rows, stride, c.data() + shift, s.data() + shift, pairs);
+        REQUIRE(max_abs_diff(x.data(), y.data(), n) <= kFloatTol);
+        x = random_floats(n, pairs * 17 + rows);
+        y = x;
+        k::rotate_interleaved_rows(x.data() + shift, rows, stride, c.data() + shift, s.data() + shift, pairs);
+        k::reference::rotate_interleaved_rows(y.data() + shift, rows, stride, c.data() + shift, s.data() + shift, pairs);
+        REQUIRE(max_abs_diff(x.data(), y.data(), n) <= kFloatTol);
+      }
+    }
+  }
+}
+
+TEST_CASE("the row kernels rotate each row as the one-row kernels do", "[kernels][rope]") {
+  // A mutation that rotates a row twice, skips the odd last row or reuses the wrong row's data fails here.
+  const std::size_t pairs = 12, rows = 7, stride = 30;
+  const auto c = random_floats(2 * pairs, 1);
+  const auto s = random_floats(2 * pairs, 2);
+  auto x = random_floats(rows * stride, 3);
+  auto y = x;
+  k::rotate_half_rows(x.data(), rows, stride, c.data(), s.data(), pairs);
+  for (std::size_t r = 0; r < rows; ++r) k::rotate_half(y.data() + r * stride, c.data(), s.data(), pairs);
+  CHECK(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
+  x = random_floats(rows * stride, 4);
+  y = x;
+  k::rotate_interleaved_rows(x.data(), rows, stride, c.data(), s.data(), pairs);
+  for (std::size_t r = 0; r < rows; ++r) k::rotate_interleaved(y.data() + r * stride, c.data(), s.data(), pairs);
+  CHECK(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
+}
+
+TEST_CASE("expand_interleaved matches the reference for every width and alignment", "[kernels][rope]") {
+  for (std::size_t pairs = 0; pairs <= kMaxWidth; ++pairs) {
+    for (std::size_t shift = 0; shift <= kMaxShift; ++shift) {
+      const auto c = random_floats(pairs + shift, pairs + 1);
+      const auto s = random_floats(pairs + shift, pairs + 2);
+      std::vector<float> c2(2 * pairs + shift + 1, -9.0f), s2 = c2, rc2 = c2, rs2 = c2;
+      k::expand_interleaved(c.data() + shift, s.data() + shift, pairs, c2.data() + shift, s2.data() + shift);
+      k::reference::expand_interleaved(c.data() + shift, s.data() + shift, pairs, rc2.data() + shift, rs2.data() + shift);
+      INFO("pairs " << pairs << " shift " << shift);
+      REQUIRE(std::memcmp(c2.data(), rc2.data(), c2.size() * sizeof(float)) == 0);
+      REQUIRE(std::memcmp(s2.data(), rs2.data(), s2.size() * sizeof(float)) == 0);
+    }
+  }
+}
+
+TEST_CASE("phasor_rows_narrow and phasor_rows_narrow_interleave match the reference for every width", "[kernels][trig]") {
+  for (std::size_t n = 0; n <= kMaxWidth; ++n) {
+    for (std::size_t shift = 0; shift <= 3; ++shift) {
+      for (std::size_t rows : {1, 2, 5}) {
+        const double scale = rows == 2 ? 0.8125 : 1.0;
+        std::vector<double> c(n + shift), s(n + shift), cw(n + shift), sw(n + shift);
+        for (std::size_t i = 0; i < n + shift; ++i) {
+          c[i] = std::cos(0.3 * i);
+          s[i] = std::sin(0.3 * i);
+          cw[i] = std::cos(0.01 * i + 0.2);
+          sw[i] = std::sin(0.01 * i + 0.2);
+        }
+        INFO("n " << n << " shift " << shift << " rows " << rows);
+        // Fused multiply-adds (native FMA builds) may move the doubles by an ulp per step and a float
+        // by one rounding step.
+        auto check = [&](const std::vector<double>& a, const std::vector<double>& b) {
+          for (std::size_t i = 0; i < a.size(); ++i) REQUIRE(std::fabs(a[i] - b[i]) <= 4e-16 * rows);
+        };
+        auto check_f = [&](const std::vector<float>& a, const std::vector<float>& b) {
+          for (std::size_t i = 0; i < a.size(); ++i) REQUIRE(std::fabs(a[i] - b[i]) <= 6e-8);
+        };
+        const std::size_t stride = n + shift + 3;  // rows farther apart than their width: gaps stay untouched
+        {
+          auto c1 = c, s1 = s, c2 = c, s2 = s;
+          std::vector<float> co(rows * stride + shift + 1, -7.0f), so = co, rco = co, rso = co;
+          k::phasor_rows_narrow(c1.data() + shift, s1.data() + shift, cw.data() + shift, sw.data() + shift, n, rows,
+                                scale, co.data() + shift, so.data() + shift, stride);
+          k::reference::phasor_rows_narrow(c2.data() + shift, s2.data() + shift, cw.data() + shift, sw.data() + shift,
+                                           n, rows, scale, rco.data() + shift, rso.data() + shift, stride);
+          check(c1, c2);
+          check(s1, s2);
+          check_f(co, rco);
+          check_f(so, rso);
+          // A null output is skipped; the phasors still advance.
+          auto c3 = c, s3 = s;
+          std::vector<float> only(rows * stride + shift + 1, -7.0f);
+          k::phasor_rows_narrow(c3.data() + shift, s3.data() + shift, cw.data() + shift, sw.data() + shift, n, rows,
+                                scale, nullptr, only.data() + shift, stride);
+          check(c3, c2);
+          check_f(only, rso);
+        }
+        {
+          auto c1 = c, s1 = s, c2 = c, s2 = s;
+          std::vector<float> out(rows * 2 * stride + shift + 1, -7.0f), ref = out;
+          k::phasor_rows_narrow_interleave(c1.data() + shift, s1.data() + shift, cw.data() + shift, sw.data() + shift,
+                                           n, rows, scale, out.data() + shift, 2 * stride);
+          k::reference::phasor_rows_narrow_interleave(c2.data() + shift, s2.data() + shift, cw.data() + shift,
+                                                      sw.data() + shift, n, rows, scale, ref.data() + shift, 2 * stride);
+          check(c1, c2);
+          check(s1, s2);
+          check_f(out, ref);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("add matches the reference on long rows (the unrolled body)", "[kernels]") {
+  for (std::size_t n : {63, 64, 65, 127, 128, 129, 1000, 1031}) {
+    for (std::size_t shift = 0; shift <= 3; ++shift) {
+      auto x = random_floats(n + shift, n);
+      const auto src = random_floats(n + shift, n + 1);
+      auto y = x;
+      k::add(x.data() + shift, src.data() + shift, n);
+      k::reference::add(y.data() + shift, src.data() + shift, n);
+      REQUIRE(max_abs_diff(x.data(), y.data(), x.size()) == 0.0);
+    }
+  }
+}

@@ -67,6 +67,12 @@ test('Node CommonJS: require("posenc")', () => {
   assert.equal(out.name, 'OUT_OF_RANGE');
 });
 
+test('the posenc command is installed as a bin and runs', () => {
+  const out = sh(join(app, 'node_modules', '.bin', 'posenc'), ['sinusoidal', '--length', '3', '--dim', '4', '--out', join(app, 't.json')]);
+  assert.match(out, /wrote .*t\.json: sinusoidal table \[3, 4\]/);
+  assert.match(sh(join(app, 'node_modules', '.bin', 'posenc'), ['info']), /^posenc \d/);
+});
+
 test('TypeScript consumers (ESM and CJS, strict) type-check against the shipped typings', () => {
   writeFileSync(join(app, 'use.mts'), `
     import { createPosEnc, type Tensor } from 'posenc';

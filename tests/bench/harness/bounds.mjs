@@ -1,0 +1,151 @@
+// The bounds every kernel is measured against, in the same run and on the same number of bytes:
+//   fill  - memory.fill of the output's bytes (the cheapest way to write them from wasm),
+//   copy  - memory.copy of those bytes (read them once, write them once),
+//   rmw   - an in-place SIMD read-modify-write pass over them: v128.load, f32x4.mul, f32x4.add,
+//           v128.store, unrolled four times (64 bytes per iteration), i.e. the fastest an in-place
+//           kernel that touches each float once can be,
+//   add   - the same in-place pass with a second input read alongside (x += t): the fastest an
+//           add-in-place of a cached table can be, since it must read the table too.
+// The module is assembled here from bytes (no build step, nothing committed but this source) and
+// checked with WebAssembly.validate; it owns its memory, which grows to fit the largest case.
+
+/** Unsigned LEB128. */
+function uleb(n) {
+  const out = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n !== 0) b |= 0x80;
+    out.push(b);
+  } while (n !== 0);
+  return out;
+}
+
+const vec = (items) => [...uleb(items.length), ...items.flat()];
+const section = (id, body) => [id, ...uleb(body.length), ...body];
+const str = (s) => vec([...new TextEncoder().encode(s)].map((b) => [b]));
+
+const I32 = 0x7f;
+const op = {
+  localGet: (i) => [0x20, ...uleb(i)],
+  localSet: (i) => [0x21, ...uleb(i)],
+  localTee: (i) => [0x22, ...uleb(i)],
+  i32Const: (v) => [0x41, ...slebSmall(v)],
+  i32Add: [0x6a],
+  i32LtU: [0x49],
+  block: [0x02, 0x40],
+  loop: [0x03, 0x40],
+  brIf: (d) => [0x0d, ...uleb(d)],
+  end: [0x0b],
+  memoryFill: [0xfc, ...uleb(11), 0x00],
+  memoryCopy: [0xfc, ...uleb(10), 0x00, 0x00],
+  v128Load: (offset) => [0xfd, ...uleb(0), 4, ...uleb(offset)], // align 2^4
+  v128Store: (offset) => [0xfd, ...uleb(11), 4, ...uleb(offset)],
+  v128Const: (f32s) => [0xfd, ...uleb(12), ...new Uint8Array(Float32Array.from(f32s).buffer)],
+  f32x4Add: [0xfd, ...uleb(228)],
+  f32x4Mul: [0xfd, ...uleb(230)],
+};
+
+function slebSmall(v) {
+  const out = [];
+  for (;;) {
+    const b = v & 0x7f;
+    v >>= 7;
+    if ((v === 0 && (b & 0x40) === 0) || (v === -1 && (b & 0x40) !== 0)) {
+      out.push(b);
+      return out;
+    }
+    out.push(b | 0x80);
+  }
+}
+
+/** The module: memory (exported), fill(dst, n), copy(dst, src, n), rmw(ptr, n), add(dst, src, n); n a multiple of 64 for the last two. */
+function moduleBytes() {
+  // fill(dst, n): memory.fill(dst, 0, n)
+  const fill = [...op.localGet(0), ...op.i32Const(0), ...op.localGet(1), ...op.memoryFill, ...op.end];
+  // copy(dst, src, n)
+  const copy = [...op.localGet(0), ...op.localGet(1), ...op.localGet(2), ...op.memoryCopy, ...op.end];
+  // rmw(p, n): end = p + n; do { 4 x (v = load(p + 16j); store(p + 16j, v * -1 + 0)) ; p += 64 } while (p < end)
+  const P = 0, N = 1, END = 2;
+  const body = [];
+  for (let j = 0; j < 4; j++) {
+    body.push(...op.localGet(P), ...op.localGet(P), ...op.v128Load(16 * j), ...op.v128Const([-1, -1, -1, -1]), ...op.f32x4Mul,
+      ...op.v128Const([0, 0, 0, 0]), ...op.f32x4Add, ...op.v128Store(16 * j));
+  }
+  const rmw = [
+    ...op.localGet(P), ...op.localGet(N), ...op.i32Add, ...op.localSet(END),
+    ...op.block, ...op.localGet(N), ...[0x45], ...op.brIf(0), // i32.eqz n -> done
+    ...op.loop, ...body,
+    ...op.localGet(P), ...op.i32Const(64), ...op.i32Add, ...op.localTee(P), ...op.localGet(END), ...op.i32LtU, ...op.brIf(0),
+    ...op.end, ...op.end, ...op.end,
+  ];
+  // add(d, s, n): end = d + n; do { 4 x (store(d + 16j, load(d + 16j) + load(s + 16j))); d += 64; s += 64 } while (d < end)
+  const D = 0, S = 1, AN = 2, AEND = 3;
+  const addBody = [];
+  for (let j = 0; j < 4; j++) {
+    addBody.push(...op.localGet(D), ...op.localGet(D), ...op.v128Load(16 * j), ...op.localGet(S), ...op.v128Load(16 * j),
+      ...op.f32x4Add, ...op.v128Store(16 * j));
+  }
+  const add = [
+    ...op.localGet(D), ...op.localGet(AN), ...op.i32Add, ...op.localSet(AEND),
+    ...op.block, ...op.localGet(AN), ...[0x45], ...op.brIf(0),
+    ...op.loop, ...addBody,
+    ...op.localGet(S), ...op.i32Const(64), ...op.i32Add, ...op.localSet(S),
+    ...op.localGet(D), ...op.i32Const(64), ...op.i32Add, ...op.localTee(D), ...op.localGet(AEND), ...op.i32LtU, ...op.brIf(0),
+    ...op.end, ...op.end, ...op.end,
+  ];
+  const code = (locals, instrs) => {
+    const fn = [...vec(locals), ...instrs];
+    return [...uleb(fn.length), ...fn];
+  };
+  return new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, vec([[0x60, ...vec([[I32], [I32]]), 0x00], [0x60, ...vec([[I32], [I32], [I32]]), 0x00]])), // types
+    ...section(3, vec([[0x00], [0x01], [0x00], [0x01]])), // fill: t0, copy: t1, rmw: t0, add: t1
+    ...section(5, vec([[0x00, ...uleb(1)]])), // memory: min 1 page, no max
+    ...section(7, vec([
+      [...str('memory'), 0x02, 0x00], [...str('fill'), 0x00, 0x00], [...str('copy'), 0x00, 0x01], [...str('rmw'), 0x00, 0x02],
+      [...str('add'), 0x00, 0x03],
+    ])),
+    ...section(10, vec([code([], fill), code([], copy), code([[1, I32]], rmw), code([[1, I32]], add)])),
+  ]);
+}
+
+/** Instantiates the bound module; `prepare(bytes)` returns runnable bounds over `bytes` bytes. */
+export async function createBounds() {
+  const bytes = moduleBytes();
+  if (!WebAssembly.validate(bytes)) throw new Error('bench: the bound module does not validate');
+  const { instance } = await WebAssembly.instantiate(bytes);
+  const { memory, fill, copy, rmw, add } = instance.exports;
+  return {
+    /** Bounds over `n` bytes: two 64-byte-aligned regions, the second initialised to floats ~1. */
+    prepare(n) {
+      const padded = Math.ceil(n / 64) * 64;
+      const need = 64 + 2 * padded;
+      if (memory.buffer.byteLength < need) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65536));
+      const a = 64;
+      const b = 64 + padded;
+      new Float32Array(memory.buffer, b, padded / 4).fill(1.25);
+      new Float32Array(memory.buffer, a, padded / 4).fill(0);
+      return {
+        fill: () => fill(a, n),
+        copy: () => copy(a, b, n),
+        rmw: () => rmw(b, padded),
+        add: () => add(b, a, padded), // b += a, where a holds zeros (fill writes zero bytes)
+        /** Whether rmw and add compute what they should (x -> -x; x += 0). */
+        check() {
+          const v = () => new Float32Array(memory.buffer, b, 4)[3];
+          const before = v();
+          rmw(b, padded);
+          const negated = v() === -before;
+          new Float32Array(memory.buffer, a, 4).fill(0.5);
+          add(b, a, padded);
+          const added = v() === 0.5 - before;
+          new Float32Array(memory.buffer, a, padded / 4).fill(0);
+          rmw(b, padded);
+          return negated && added && v() === before - 0.5;
+        },
+      };
+    },
+  };
+}

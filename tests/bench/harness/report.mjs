@@ -1,0 +1,74 @@
+// Tables (Markdown) for the terminal and the README, from the measured rows.
+import { formatBytes } from './data.mjs';
+
+/** Peer groups, in column order: a row's "vs X" is X's best median / this row's median (>1: faster). */
+export const PEERS = [
+  { id: 'js-naive', label: 'naive JS' },
+  { id: 'js-opt', label: 'opt. JS' },
+  { id: 'tfjs', label: 'tfjs' },
+  { id: 'ort', label: 'ORT' },
+];
+export const BOUNDS = ['fill', 'copy', 'rmw', 'add'];
+
+export function formatTime(ms) {
+  if (ms < 1e-3) return `${(ms * 1e6).toFixed(0)} ns`;
+  if (ms < 1) return `${(ms * 1e3).toPrecision(3)} µs`;
+  if (ms < 1000) return `${ms.toPrecision(3)} ms`;
+  return `${(ms / 1000).toPrecision(3)} s`;
+}
+
+const ratio = (v) => (v === undefined || !Number.isFinite(v) ? '–' : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+const err = (v) => (v === undefined ? '' : v === 0 ? '0' : v.toExponential(0));
+
+/** One case: a heading line and a Markdown table of its rows (bounds last). */
+export function caseTable(c) {
+  const lines = [`#### ${c.label} — ${formatBytes(c.bytes)}`, ''];
+  const head = ['contender', 'median', 'GB/s', ...BOUNDS.map((b) => `×${b}`), ...PEERS.map((p) => `vs ${p.label}`), 'max err', '±'];
+  lines.push(`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i === 0 ? ' --- ' : ' ---: ')).join('|')}|`);
+  for (const r of c.rows) {
+    const cells = [
+      r.kind === 'bound' ? `*bound: ${r.label}*` : r.label,
+      formatTime(r.median),
+      r.gbps.toFixed(r.gbps >= 10 ? 1 : 2),
+      ...BOUNDS.map((b) => ratio(r.vsBound[b])),
+      ...PEERS.map((p) => ratio(r.vsPeer[p.id])),
+      err(r.maxErr),
+      `${Math.round(r.spread * 100)}%`,
+    ];
+    lines.push(`| ${cells.join(' | ')} |`);
+  }
+  return lines.join('\n');
+}
+
+/** The targets, one line each per evaluated row. */
+export function targetLines(targets) {
+  const lines = [];
+  for (const t of targets) {
+    const all = t.results.every((r) => r.ok);
+    lines.push(`${all ? 'MET ' : 'MISS'}  ${t.text}`);
+    for (const r of t.results) lines.push(`        ${r.ok ? 'ok  ' : 'miss'} ${r.caseId} / ${r.rowId}: ${r.formatted}`);
+  }
+  return lines.join('\n');
+}
+
+/**
+ * The README table: per case, the posenc rows a kernel module lists in `summary.rows` (cases
+ * filtered by `summary.cases`), with the ratios that matter. Markdown.
+ */
+export function summaryTable(kernels, cases) {
+  const head = ['case', 'posenc', 'median', 'GB/s', '×fill', '×rmw', '×add', 'vs naive JS', 'vs opt. JS', 'vs tfjs', 'vs ORT'];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 2 ? ' --- ' : ' ---: ')).join('|')}|`];
+  for (const c of cases) {
+    const kernel = kernels.find((k) => k.id === c.kernel);
+    const summary = kernel?.summary;
+    if (!summary || (summary.cases && !summary.cases(c))) continue;
+    for (const id of summary.rows) {
+      const r = c.rows.find((x) => x.id === id);
+      if (!r) continue;
+      lines.push(`| ${c.label} | ${summary.names?.[id] ?? r.label} | ${formatTime(r.median)} | ${r.gbps.toFixed(r.gbps >= 10 ? 1 : 2)} | ` +
+        `${ratio(r.vsBound.fill)} | ${ratio(r.vsBound.rmw)} | ${ratio(r.vsBound.add)} | ` +
+        `${PEERS.map((p) => ratio(r.vsPeer[p.id])).join(' | ')} |`);
+    }
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,263 @@
+// Sinusoidal encodings (Vaswani et al. 2017), paper (interleaved) layout, base 10000:
+//   table   - the [length, dim] table for positions 0..length-1,
+//   add     - x[1, length, dim] += table, in place.
+import { randomFloats } from '../harness/data.mjs';
+
+const BASE = 10000;
+const SHAPES = [[512, 768], [2048, 1024], [8192, 4096]];
+
+// --- naive JavaScript (and the float64 reference) ------------------------------------------------
+function naiveValue(pos, j, dim) {
+  const i = Math.floor(j / 2);
+  const angle = pos / Math.pow(BASE, (2 * i) / dim);
+  return j % 2 === 0 ? Math.sin(angle) : Math.cos(angle);
+}
+
+function tableNaive(length, dim) {
+  const out = new Float32Array(length * dim);
+  for (let pos = 0; pos < length; pos++) {
+    for (let j = 0; j < dim; j++) out[pos * dim + j] = naiveValue(pos, j, dim);
+  }
+  return out;
+}
+
+// --- optimised JavaScript: frequencies hoisted, one sin and one cos per pair ---------------------
+function tableOptimised(length, dim, out = new Float32Array(length * dim)) {
+  const pairs = dim >> 1;
+  const w = new Float64Array(pairs);
+  for (let i = 0; i < pairs; i++) w[i] = BASE ** (-2 * i / dim);
+  for (let pos = 0, row = 0; pos < length; pos++, row += dim) {
+    for (let i = 0; i < pairs; i++) {
+      const a = pos * w[i];
+      out[row + 2 * i] = Math.sin(a);
+      out[row + 2 * i + 1] = Math.cos(a);
+    }
+  }
+  return out;
+}
+
+// --- tfjs: angles = positions x frequencies in float32, then sin/cos and an interleaving stack ---
+function tfTable(tf, length, dim) {
+  return tf.tidy(() => {
+    const pos = tf.reshape(tf.range(0, length, 1, 'float32'), [length, 1]);
+    const w = tf.reshape(tf.pow(tf.scalar(BASE), tf.div(tf.range(0, dim, 2, 'float32'), tf.scalar(-dim))), [1, dim / 2]);
+    const angles = tf.mul(pos, w);
+    return tf.reshape(tf.stack([tf.sin(angles), tf.cos(angles)], 2), [length, dim]);
+  });
+}
+
+/** tfjs forms angles in float32: an angle a carries ~2 ulp(a) of error, so values are off by up to that. */
+const float32AngleTolerance = (p) => 4 * (p.length - 1) * 2 ** -24 + 4e-6;
+
+const table = {
+  id: 'sinusoidal-table',
+  title: 'Sinusoidal table',
+  cases() {
+    return SHAPES.map(([length, dim]) => ({
+      id: `sinusoidal-table-${length}x${dim}`,
+      label: `sinusoidal table ${length} × ${dim}`,
+      bytes: length * dim * 4,
+      params: { length, dim },
+    }));
+  },
+  summary: {
+    rows: ['posenc-table', 'posenc-create'],
+    names: { 'posenc-table': 'sinusoidal.table (copied out)', 'posenc-create': 'createTable (in wasm memory)' },
+  },
+  contenders: [
+    {
+      id: 'js-naive',
+      label: 'naive JS (Math.pow/sin/cos per element)',
+      peer: 'js-naive',
+      reference: true,
+      prepare(p) {
+        let out;
+        return { run: () => { out = tableNaive(p.length, p.dim); }, output: () => out };
+      },
+    },
+    {
+      id: 'js-opt',
+      label: 'optimised JS (hoisted frequencies, Float32Array)',
+      peer: 'js-opt',
+      prepare(p) {
+        let out;
+        return { run: () => { out = tableOptimised(p.length, p.dim); }, output: () => out };
+      },
+    },
+    {
+      id: 'tfjs',
+      label: 'tfjs wasm (tf ops, float32 angles, dataSync)',
+      peer: 'tfjs',
+      needs: 'tf',
+      tolerance: float32AngleTolerance,
+      prepare(p, _input, { tf }) {
+        let out;
+        return {
+          run() {
+            const t = tfTable(tf, p.length, p.dim);
+            out = t.dataSync();
+            t.dispose();
+          },
+          output: () => out,
+        };
+      },
+    },
+    {
+      id: 'posenc-table',
+      label: 'posenc sinusoidal.table (copied out)',
+      peer: 'posenc',
+      prepare(p, _input, { pe }) {
+        let out;
+        return { run: () => { out = pe.sinusoidal.table({ length: p.length, dim: p.dim }).data; }, output: () => out };
+      },
+    },
+    {
+      id: 'posenc-create',
+      label: 'posenc sinusoidal.createTable (in wasm memory)',
+      peer: 'posenc',
+      prepare(p, _input, { pe }) {
+        return {
+          run: () => pe.sinusoidal.createTable({ maxLength: p.length, dim: p.dim }).dispose(),
+          output() {
+            const t = pe.sinusoidal.createTable({ maxLength: p.length, dim: p.dim });
+            const data = t.toTensor().data;
+            t.dispose();
+            return data;
+          },
+        };
+      },
+    },
+  ],
+  targets: [
+    {
+      text: 'sinusoidal table: posenc (in wasm memory) within 3× of the memory-fill bound',
+      select: () => true,
+      rows: ['posenc-create'],
+      measure: (r) => r.vsBound.fill,
+      pass: (v) => v <= 3,
+      format: (v) => `${v.toFixed(2)}× fill`,
+    },
+  ],
+};
+
+const add = {
+  id: 'sinusoidal-add',
+  title: 'Sinusoidal add-in-place',
+  cases() {
+    return SHAPES.map(([length, dim]) => ({
+      id: `sinusoidal-add-${length}x${dim}`,
+      label: `sinusoidal add in place, x [1, ${length}, ${dim}]`,
+      bytes: length * dim * 4,
+      params: { length, dim },
+      input: () => randomFloats(length * dim, length + dim, -1, 1),
+    }));
+  },
+  summary: {
+    rows: ['posenc-add', 'posenc-table-add-wasm'],
+    names: { 'posenc-add': 'sinusoidal.addTo, copies', 'posenc-table-add-wasm': 'PositionTable.addTo, WasmTensor' },
+  },
+  contenders: [
+    {
+      id: 'js-naive',
+      label: 'naive JS (computes every element, every call)',
+      peer: 'js-naive',
+      reference: true,
+      prepare(p, input) {
+        const x = input.slice();
+        return {
+          run() {
+            for (let pos = 0; pos < p.length; pos++) {
+              for (let j = 0; j < p.dim; j++) x[pos * p.dim + j] += naiveValue(pos, j, p.dim);
+            }
+          },
+          output: () => x,
+        };
+      },
+    },
+    {
+      id: 'js-opt',
+      label: 'optimised JS (cached Float32Array table)',
+      peer: 'js-opt',
+      prepare(p, input) {
+        const x = input.slice();
+        const t = tableOptimised(p.length, p.dim);
+        return {
+          run() {
+            for (let i = 0, n = x.length; i < n; i++) x[i] += t[i];
+          },
+          output: () => x,
+        };
+      },
+    },
+    {
+      id: 'tfjs',
+      label: 'tfjs wasm (cached table tensor, tensor in + dataSync)',
+      peer: 'tfjs',
+      needs: 'tf',
+      tolerance: float32AngleTolerance,
+      prepare(p, input, { tf }) {
+        const t = tfTable(tf, p.length, p.dim);
+        let out;
+        return {
+          run() {
+            const y = tf.tidy(() => tf.add(tf.tensor(input, [p.length, p.dim]), t));
+            out = y.dataSync();
+            y.dispose();
+          },
+          output: () => out,
+          dispose: () => t.dispose(),
+        };
+      },
+    },
+    {
+      id: 'posenc-add',
+      label: 'posenc sinusoidal.addTo (computes, copies)',
+      peer: 'posenc',
+      prepare(p, input, { pe }) {
+        const x = input.slice();
+        const opts = { dims: [1, p.length, p.dim] };
+        return { run: () => pe.sinusoidal.addTo(x, opts), output: () => x };
+      },
+    },
+    {
+      id: 'posenc-table-add',
+      label: 'posenc PositionTable.addTo (cached, copies)',
+      peer: 'posenc',
+      prepare(p, input, { pe }) {
+        const x = input.slice();
+        const t = pe.sinusoidal.createTable({ maxLength: p.length, dim: p.dim });
+        const opts = { dims: [1, p.length, p.dim] };
+        return { run: () => t.addTo(x, opts), output: () => x, dispose: () => t.dispose() };
+      },
+    },
+    {
+      id: 'posenc-table-add-wasm',
+      label: 'posenc PositionTable.addTo (cached, WasmTensor)',
+      peer: 'posenc',
+      prepare(p, input, { pe }) {
+        const x = pe.memory.tensor([1, p.length, p.dim], input);
+        const t = pe.sinusoidal.createTable({ maxLength: p.length, dim: p.dim });
+        return {
+          run: () => t.addTo(x),
+          output: () => x.view(),
+          dispose() {
+            x.dispose();
+            t.dispose();
+          },
+        };
+      },
+    },
+  ],
+  targets: [
+    {
+      text: 'sinusoidal add in place: posenc (cached table, zero-copy) within 1.5× of the in-place SIMD pass (rmw)',
+      select: () => true,
+      rows: ['posenc-table-add-wasm'],
+      measure: (r) => r.vsBound.rmw,
+      pass: (v) => v <= 1.5,
+      format: (v, r) => `${v.toFixed(2)}× rmw (${r.vsBound.add.toFixed(2)}× the add bound)`,
+    },
+  ],
+};
+
+export default [table, add];

@@ -1,0 +1,106 @@
+// No bad input gets past the error layer: for every public function, each option and each tensor
+// argument of a valid call is replaced by hostile values. Every outcome must be a result or a
+// PosEncError (never a TypeError, RangeError or WebAssembly trap), and the module keeps working.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { createPosEnc, randomFloats } from './helpers.mjs';
+
+const pe = await createPosEnc();
+const f32 = (n, seed = 1) => randomFloats(n, seed);
+const T = (dims, seed) => ({ data: f32(dims.reduce((a, b) => a * b, 1), seed), dims });
+
+const HOSTILE = [
+  undefined, null, NaN, Infinity, -Infinity, -1, 0, 0.5, 1.5, 2 ** 31, 2 ** 53, -(2 ** 40), '3', 'half', '', true,
+  {}, [], [1, 2], [NaN], new Float32Array(3), new Float64Array(2), new Int32Array([-5]), new BigInt64Array([2n ** 62n]),
+  3n, Symbol('s'), () => 1, { data: new Float32Array(2), dims: [3] }, { data: [1, 2], dims: [2] }, { dims: [2] },
+];
+
+/** A one-tensor .safetensors file: 8-byte header length, JSON header, float32 data. */
+function safetensors() {
+  const header = new TextEncoder().encode(JSON.stringify({ t: { dtype: 'F32', shape: [2], data_offsets: [0, 8] } }));
+  const bytes = new Uint8Array(8 + header.length + 8);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt(header.length), true);
+  bytes.set(header, 8);
+  bytes.set(new Uint8Array(new Float32Array([1, 2]).buffer), 8 + header.length);
+  return bytes;
+}
+
+/** [name, call(args...), valid args]. Options objects are the last argument. */
+const CASES = [
+  ['sinusoidal.table', (o) => pe.sinusoidal.table(o), [{ length: 4, dim: 6, base: 100, layout: 'half', offset: 2 }]],
+  ['sinusoidal.addTo', (x, o) => pe.sinusoidal.addTo(x, o), [T([2, 3, 4]), { offset: 1, base: 10, layout: 'interleaved' }]],
+  ['sinusoidal.createTable', (o) => pe.sinusoidal.createTable(o).dispose(), [{ maxLength: 8, dim: 4 }]],
+  ['learned.lookup', (t, o) => pe.learned.lookup(t, o), [T([6, 3]), { length: 2, offset: 1 }]],
+  ['learned.addTo', (x, t, o) => pe.learned.addTo(x, t, o), [T([2, 3]), T([6, 3], 2), { positionIds: [0, 5] }]],
+  ['learned.robertaPositionIds', (ids, o) => pe.learned.robertaPositionIds(ids, o), [[0, 5, 1, 1], { paddingIdx: 1 }]],
+  ['rope.apply', (q, k, o) => pe.rope.apply(q, k, o), [T([1, 3, 2, 8]), T([1, 3, 1, 8], 2), { layout: 'bshd', rotaryDim: 4, base: 100, pairing: 'interleaved', offset: 2 }]],
+  ['rope.apply scaled', (q, o) => pe.rope.apply(q, null, o), [T([1, 3, 2, 8]), { layout: 'bhsd', scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 64 }, seqLen: 10 }]],
+  ['rope.frequencies', (o) => pe.rope.frequencies(o), [{ rotaryDim: 8, base: 500000, scaling: { type: 'llama3', factor: 8 } }]],
+  ['rope.angles', (s, ids) => pe.rope.angles(s, ids), [{ rotaryDim: 8 }, [0, 1, 2]]],
+  ['rope.createCache', (o) => pe.rope.createCache(o).dispose(), [{ rotaryDim: 8, maxPositions: 16, scaling: { type: 'linear', factor: 2 } }]],
+  ['rope.rotaryEmbedding', (x, c, s, o) => pe.rope.rotaryEmbedding(x, c, s, o), [T([1, 2, 3, 8]), T([10, 4], 2), T([10, 4], 3), { positionIds: [[1, 2, 3]].flat(), interleaved: true }]],
+  ['rope.apply2d', (q, o) => pe.rope.apply2d(q, null, o), [T([1, 6, 1, 8]), { layout: 'bshd', grid: [2, 3] }]],
+  ['rope.applyXPos', (q, k, o) => pe.rope.applyXPos(q, k, o), [T([1, 4, 1, 8]), T([1, 4, 1, 8], 2), { layout: 'bshd' }]],
+  ['rope.applyMultimodal', (q, o) => pe.rope.applyMultimodal(q, null, o), [T([1, 3, 1, 8]), { layout: 'bshd', mropeSection: [2, 1, 1], positionIds: [0, 1, 2, 0, 1, 1, 0, 0, 1] }]],
+  ['rope.fromConfig', (c) => pe.rope.fromConfig(c), [{ hidden_size: 64, num_attention_heads: 4, rope_theta: 10000, max_position_embeddings: 128 }]],
+  ['shaw.relativeIndices', (o) => pe.shaw.relativeIndices(o), [{ qLen: 3, kLen: 4, maxRelativePosition: 2, queryOffset: 1 }]],
+  ['shaw.gather', (t, o) => pe.shaw.gather(t, o), [T([5, 3]), { qLen: 2, kLen: 3 }]],
+  ['shaw.attention', (q, k, v, rk, rv, o) => pe.shaw.attention(q, k, v, rk, rv, o), [T([2, 4]), T([3, 4], 2), T([3, 4], 3), T([5, 4], 4), T([5, 4], 5), { causal: true, queryOffset: 1 }]],
+  ['transformerXL.relativeSinusoid', (o) => pe.transformerXL.relativeSinusoid(o), [{ qLen: 3, memLen: 2, dModel: 8, clampLen: 3 }]],
+  ['transformerXL.relShift', (x, o) => pe.transformerXL.relShift(x, o), [T([3, 5]), { maskFuture: true }]],
+  ['t5.bucket', (r, o) => pe.t5.bucket(r, o), [-20, { numBuckets: 32, maxDistance: 128, bidirectional: false }]],
+  ['t5.buckets', (o) => pe.t5.buckets(o), [{ qLen: 3, kLen: 5, queryOffset: 2 }]],
+  ['t5.bias', (t, o) => pe.t5.bias(t, o), [T([32, 2]), { qLen: 3, kLen: 4 }]],
+  ['deberta.bucket', (r, o) => pe.deberta.bucket(r, o), [300, { bucketSize: 256, maxPosition: 512 }]],
+  ['deberta.c2pIndices', (o) => pe.deberta.c2pIndices(o), [{ qLen: 3, kLen: 4, bucketSize: 8, maxPosition: 16 }]],
+  ['alibi.slopes', (o) => pe.alibi.slopes(o), [{ numHeads: 12, maxBias: 8 }]],
+  ['alibi.bias', (o) => pe.alibi.bias(o), [{ numHeads: 3, qLen: 2, kLen: 4, form: 'bloom', attentionMask: [0, 1, 1, 1] }]],
+  ['attention.scores', (q, k, o) => pe.attention.scores(q, k, o), [T([2, 3, 4]), T([1, 3, 4], 2), { causal: true, rope: true }]],
+  ['attention.output', (q, k, v, o) => pe.attention.output(q, k, v, o), [T([3, 4]), T([3, 4], 2), T([3, 2], 3), { bias: T([3, 3], 4) }]],
+  ['io.readNpy', (b) => pe.io.readNpy(b), [pe.io.writeNpy(T([2, 2]))]],
+  ['io.readSafetensors', (b, o) => pe.io.readSafetensors(b, o), [safetensors(), { names: ['t'] }]],
+];
+
+/** Calls fn and classifies the outcome: 'ok', or a PosEncError code; anything else fails the test. */
+function outcome(name, fn, args) {
+  try {
+    fn(...args);
+    return 'ok';
+  } catch (error) {
+    if (error?.name === 'PosEncError' && typeof error.code === 'string' && error.message.length > 0) return error.code;
+    assert.fail(`${name}(${args.map(show).join(', ')}) threw ${error?.name}: ${error?.message}`);
+  }
+}
+
+function show(v) {
+  if (typeof v === 'bigint') return `${v}n`;
+  if (typeof v === 'symbol' || typeof v === 'function') return String(v);
+  try { return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `${x}n` : ArrayBuffer.isView(x) ? `${x.constructor.name}(${x.length})` : x)); } catch { return String(v); }
+}
+
+for (const [name, fn, valid] of CASES) {
+  test(`${name}: hostile arguments and options give results or PosEncErrors`, () => {
+    const fresh = () => valid.map((a) => (a && a.data instanceof Float32Array ? { data: a.data.slice(), dims: a.dims.slice() } : a));
+    assert.equal(outcome(name, fn, fresh()), 'ok', `${name} accepts its valid arguments`);
+    let errors = 0;
+    valid.forEach((arg, index) => {
+      for (const bad of HOSTILE) {
+        const args = fresh();
+        args[index] = bad;
+        if (outcome(name, fn, args) !== 'ok') errors++;
+      }
+      if (arg && typeof arg === 'object' && !ArrayBuffer.isView(arg) && !Array.isArray(arg) && !('data' in arg)) {
+        for (const key of [...Object.keys(arg), 'typo']) {
+          for (const bad of HOSTILE) {
+            const args = fresh();
+            args[index] = { ...arg, [key]: bad };
+            if (outcome(name, fn, args) !== 'ok') errors++;
+          }
+        }
+      }
+    });
+    assert.ok(errors > 0, 'some hostile inputs were refused');
+    assert.equal(outcome(name, fn, fresh()), 'ok', `${name} still works after ${errors} refused calls`);
+  });
+}

@@ -6,12 +6,15 @@ import { after, before, test } from 'node:test';
 import { createPosEnc } from '../../dist/node.js';
 import { encodeFloats, npyBytes } from '../js/io-fixtures.mjs';
 import { ARTIFACTS, openBrowser } from './harness.mjs';
-import { canvasStats, frames, heatmapCursor, matrixReady, setValue } from './page-helpers.mjs';
+import { canvasStats, choose, frames, heatmapCursor, matrixReady, select, setValue } from './page-helpers.mjs';
 import { learnedTests } from './sections/learned.mjs';
+import { relativeTests } from './sections/relative.mjs';
+import { ropeScalingTests } from './sections/rope-scaling.mjs';
 import { ropeTests } from './sections/rope.mjs';
 import { sinusoidalTests } from './sections/sinusoidal.mjs';
+import { whyTests } from './sections/why.mjs';
 
-const SECTIONS = ['sinusoidal', 'learned', 'rope', 'compare'];
+const SECTIONS = ['why', 'sinusoidal', 'learned', 'relative', 'rope', 'compare'];
 const ctx = {};
 
 before(async () => {
@@ -30,16 +33,23 @@ after(async () => {
 test('the page loads posenc by name and every section starts, with no console messages or failed requests', async () => {
   const { page, browser } = ctx;
   assert.match(await page.textContent('#load-status'), /^posenc \d+\.\d+\.\d+ loaded: WebAssembly SIMD/);
-  for (const id of ['sinusoidal', 'learned', 'rope']) assert.equal(await page.getAttribute(`#${id}`, 'data-ready'), 'true', id);
+  for (const id of SECTIONS.slice(0, -1)) assert.equal(await page.getAttribute(`#${id}`, 'data-ready'), 'true', id);
+  const toc = await page.$$eval('.toc a', (links) => links.map((a) => a.getAttribute('href')));
+  assert.deepEqual(toc, SECTIONS.map((id) => `#${id}`), 'the table of contents lists every section, in order');
+  const order = await page.$$eval('main > section', (sections) => sections.map((s) => s.id));
+  assert.deepEqual(order, SECTIONS);
   const map = JSON.parse(await page.textContent('script[type="importmap"]'));
   assert.equal(map.imports.posenc, '/dist/index.js');
   assert.deepEqual(browser.problems, []);
 });
 
-test('every in-page link leads to a section that exists (no dead links)', async () => {
+test('every in-page link leads to a section that exists (no dead links); every compared method links to its section', async () => {
   const targets = await ctx.page.$$eval('a[href^="#"]', (links) => links.map((a) => [a.getAttribute('href'), !!document.getElementById(a.getAttribute('href').slice(1))]));
-  assert.ok(targets.length >= 7);
+  assert.ok(targets.length >= 20);
   for (const [href, exists] of targets) assert.ok(exists, `dead link ${href}`);
+  const methods = await ctx.page.$$eval('table.compare:not(.summary) tbody tr', (rows) => rows.map((r) => [r.querySelector('th').textContent.trim(), r.querySelector('th a')?.getAttribute('href') ?? null]));
+  assert.deepEqual(methods.map(([, href]) => href), ['#why', '#sinusoidal', '#learned', '#rel-shaw', '#rel-txl', '#rel-t5', '#rel-deberta', '#rel-alibi', '#rope', '#rope-scaling']);
+  assert.equal(await ctx.page.locator('table.compare .soon').count(), 0, 'no method is still "to come"');
 });
 
 test('screenshots of every section at the default settings', async () => {
@@ -47,15 +57,18 @@ test('screenshots of every section at the default settings', async () => {
   for (const id of SECTIONS) await page.locator(`#${id}`).screenshot({ path: `${ARTIFACTS}desktop-${id}.png` });
 });
 
+whyTests(ctx);
 sinusoidalTests(ctx);
 learnedTests(ctx);
+relativeTests(ctx);
 ropeTests(ctx);
+ropeScalingTests(ctx);
 
 test('controls are reachable with Tab and show a visible focus ring', async () => {
   const { page } = ctx;
-  await page.focus('#sin-length-range');
-  const reached = new Set();
-  for (let i = 0; i < 120; i++) {
+  await page.focus('#why-sentence');
+  const reached = new Set(['why-sentence']);
+  for (let i = 0; i < 300; i++) {
     await page.keyboard.press('Tab');
     const info = await page.evaluate(() => {
       const el = document.activeElement;
@@ -67,9 +80,16 @@ test('controls are reachable with Tab and show a visible focus ring', async () =
     assert.ok(info.outline, `no visible focus on ${info.id}`);
     reached.add(info.id);
   }
-  const expected = ['sin-length', 'sin-dim-range', 'sin-base', 'sin-heatmap', 'sin-waves-cols', 'sin-sim-measure', 'sin-sim-matrix',
-    'sin-download', 'learned-pick', 'learned-sample', 'learned-heatmap', 'rope-headdim', 'rope-pair', 'rope-pos', 'rope-play',
-    'rope-angles', 'rope-qk', 'rope-qk-new', 'rope-context', 'rope-wave'];
+  const expected = ['why-perm', 'why-controls', 'why-a', 'why-b',
+    'sin-length', 'sin-dim-range', 'sin-base', 'sin-heatmap', 'sin-waves-cols', 'sin-sim-measure', 'sin-sim-matrix',
+    'sin-download', 'learned-pick', 'learned-sample', 'learned-heatmap',
+    'rel-qlen', 'rel-klen-range', 'rel-offset', 'rel-dist', 'rel-shaw-k', 'rel-shaw-map', 'rel-t5-buckets', 'rel-t5-maxdist', 'rel-t5-map',
+    'rel-t5-curve', 'rel-t5-list', 'rel-deb-bucket', 'rel-deb-maxpos', 'rel-deberta-plot', 'rel-alibi-heads', 'rel-alibi-maxbias',
+    'rel-alibi-head', 'rel-alibi-slopes', 'rel-alibi-bias', 'rel-txl-mem', 'rel-txl-dmodel', 'rel-txl-clamp', 'rel-txl-mask', 'rel-txl-r',
+    'rel-txl-bd', 'rel-txl-shifted',
+    'rope-headdim', 'rope-rotarydim', 'rope-context', 'rope-scaling', 'rope-pair', 'rope-pos', 'rope-play',
+    'rope-angles', 'rope-qk', 'rope-qk-new', 'rope-wave', 'rope-stretch', 'rope-config-llama31', 'rope-config-neox', 'rope-config',
+    'rope-config-use'];
   for (const id of expected) {
     assert.ok(reached.has(id), `Tab never reached ${id}: ${[...reached].join(', ')}`);
   }
@@ -77,7 +97,7 @@ test('controls are reachable with Tab and show a visible focus ring', async () =
 
 test('nothing moves when values change (fixed plot and readout boxes)', async () => {
   const { page } = ctx;
-  const boxes = () => page.$$eval('.fig, .readout, .plot-area, .controls, .api-call, .file-info', (els) => els.map((e) => {
+  const boxes = () => page.$$eval('.fig, .readout, .plot-area, .controls, .api-call, .file-info, .bucket-list, .summary', (els) => els.map((e) => {
     const r = e.getBoundingClientRect();
     return `${e.id || e.className}:${Math.round(r.x)},${Math.round(r.y + window.scrollY)},${Math.round(r.width)}x${Math.round(r.height)}`;
   }));
@@ -88,6 +108,18 @@ test('nothing moves when values change (fixed plot and readout boxes)', async ()
   await setValue(page, 'rope-pos', 1234.5);
   await setValue(page, 'rope-headdim', 128);
   await heatmapCursor(page, '#rope-qk', 33, 2);
+  // new sections: another sentence and encoding, relative settings, every scaling type, a config and a bad one
+  await setValue(page, 'why-sentence', 'a much longer sentence than before with many words');
+  await choose(page, 'why-encoding', 't5');
+  await setValue(page, 'rel-qlen', 100);
+  await setValue(page, 'rel-t5-buckets', 8);
+  await setValue(page, 'rel-alibi-heads', 3);
+  await setValue(page, 'rel-txl-mem', 0);
+  for (const type of ['linear', 'ntk', 'dynamic', 'yarn', 'llama3', 'longrope', 'default']) await select(page, 'rope-scaling', type);
+  await page.click('#rope-config-phi35');
+  await page.fill('#rope-config', '{');
+  await page.click('#rope-config-use');
+  await frames(page, 3);
   assert.deepEqual(await boxes(), start);
   await setValue(page, 'sin-length', 256);
   await setValue(page, 'sin-base', 10000);
@@ -107,8 +139,11 @@ test('a phone-sized viewport: one column, no sideways scrolling, plots drawn', a
   const wave = Array.from({ length: 96 * 48 }, (_, i) => Math.round(32 * Math.sin(Math.floor(i / 48) * (1 + (i % 48)) * 0.02)) / 32);
   await phone.setInputFiles('#learned-file', { name: 'waves.npy', mimeType: 'application/octet-stream', buffer: Buffer.from(npyBytes({ shape: [96, 48], data: encodeFloats(wave, 'f4') })) });
   await matrixReady(phone, 'learned-sim-matrix');
-  for (const id of ['sin-heatmap', 'rope-qk', 'learned-heatmap']) assert.ok((await canvasStats(phone, `#${id}`)).inked > 0.1, id);
+  for (const id of ['why-a', 'sin-heatmap', 'rel-t5-map', 'rel-alibi-bias', 'rope-qk', 'learned-heatmap']) assert.ok((await canvasStats(phone, `#${id}`)).inked > 0.1, id);
   await phone.screenshot({ path: `${ARTIFACTS}phone-top.png` });
+  await phone.click('#rope-config-llama31'); // the phone screenshot of the RoPE section shows a model's config
+  await frames(phone, 3);
+  assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= 390), 'the page scrolls sideways after a config');
   for (const id of SECTIONS) await phone.locator(`#${id}`).screenshot({ path: `${ARTIFACTS}phone-${id}.png` });
   await phone.close();
 });

@@ -5,8 +5,10 @@ import { createPosEnc } from 'posenc';
 import { Bus } from './lib/bus.js';
 
 const SECTIONS = [
+  ['why', () => import('./sections/why.js')],
   ['sinusoidal', () => import('./sections/sinusoidal.js')],
   ['learned', () => import('./sections/learned.js')],
+  ['relative', () => import('./sections/relative.js')],
   ['rope', () => import('./sections/rope.js')],
 ];
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
-import { randomVector } from '../../../web/js/sections/rope-relative.js';
+import { randomVector } from '../../../web/js/lib/toy.js';
 import { canvasStats, choose, field, frames, heatmapCursor, select, setValue, sig, signed } from '../page-helpers.mjs';
 
 async function settings(page, { headDim, base, pairing }) {

@@ -18,21 +18,27 @@ function stepTicks(lo, hi, count) {
   return ticks;
 }
 
-/** Powers of ten covering [lo, hi] (both > 0), for log axes. */
+/** Powers of ten covering [lo, hi] (both > 0), for log axes; also 2× and 5× them on a short axis. */
 export function logTicks(lo, hi) {
-  const ticks = [];
-  for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
-    const v = 10 ** e;
-    if (v >= lo * 0.999 && v <= hi * 1.001) ticks.push(v);
-  }
-  return ticks;
+  const pick = (steps) => {
+    const ticks = [];
+    for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++) {
+      for (const m of steps) {
+        const v = m * 10 ** e;
+        if (v >= lo * 0.999 && v <= hi * 1.001) ticks.push(v);
+      }
+    }
+    return ticks;
+  };
+  const decades = pick([1]);
+  return decades.length >= 3 ? decades : pick([1, 2, 5]);
 }
 
 /** A short label for a tick value. */
 export function tickLabel(v) {
   if (v === 0) return '0';
   const a = Math.abs(v);
-  if (a >= 1e5 || a < 1e-3) {
+  if (a >= 1e5 || a < 1e-3 || (a >= 1e4 && Math.abs(Math.log10(a) - Math.round(Math.log10(a))) < 1e-9)) {
     const e = Math.round(Math.log10(a));
     if (Math.abs(a - 10 ** e) < 1e-9 * a) return `${v < 0 ? '−' : ''}1e${e}`;
     return v.toExponential(1).replace('-', '−');

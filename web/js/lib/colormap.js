@@ -25,6 +25,10 @@ function buildLut(stops) {
 
 const LUTS = { diverging: buildLut(DIVERGING), sequential: buildLut(SEQUENTIAL) };
 
+/** The colour of entries that are not numbers (−∞ = masked): a neutral grey outside both maps. */
+export const MASKED = [0xc4, 0xc8, 0xd2];
+export const MASKED_CSS = `rgb(${MASKED.join(', ')})`;
+
 /** A colour map: `name` is 'diverging' or 'sequential'; `range` is [lo, hi]; values outside saturate. */
 export class ColorMap {
   constructor(name, range) {
@@ -47,10 +51,15 @@ export class ColorMap {
     return `rgb(${this.lut[i]}, ${this.lut[i + 1]}, ${this.lut[i + 2]})`;
   }
 
-  /** Writes the RGBA pixels of `values` into `pixels` (an ImageData's data). */
+  /** Writes the RGBA pixels of `values` into `pixels` (an ImageData's data); ±∞ and NaN are grey. */
   paint(values, pixels) {
     const lut = this.lut;
     for (let i = 0, p = 0; i < values.length; i++, p += 4) {
+      if (!Number.isFinite(values[i])) {
+        [pixels[p], pixels[p + 1], pixels[p + 2]] = MASKED;
+        pixels[p + 3] = 255;
+        continue;
+      }
       const c = this.index(values[i]) * 3;
       pixels[p] = lut[c];
       pixels[p + 1] = lut[c + 1];

@@ -1,23 +1,12 @@
 // RoPE, part 2: q·k depends only on m − n. One random query is copied to positions 0..N-1 and one
-// random key likewise; one pe.rope.apply call rotates both; the page then takes all N × N dot
-// products (presentation maths) and shows that every diagonal m − n = const holds one value.
+// random key likewise; one pe.rope.apply call rotates both with the section's spec (scaled or not);
+// the page then takes all N × N dot products (presentation maths) and shows that every diagonal
+// m − n = const holds one value.
 import { numberControl, perFrame } from '../lib/controls.js';
 import { sig, signed } from '../lib/format.js';
 import { Heatmap } from '../lib/heatmap.js';
 import { field, setReadout, valueSpan } from '../lib/readout.js';
-
-/** Deterministic numbers in [-1, 1) (xorshift32), so a given seed always draws the same q and k. */
-export function randomVector(n, seed) {
-  const out = new Float32Array(n);
-  let s = (seed * 2654435761) >>> 0 || 1;
-  for (let i = 0; i < n; i++) {
-    s ^= s << 13; s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5; s >>>= 0;
-    out[i] = -1 + (2 * s) / 4294967296;
-  }
-  return out;
-}
+import { randomVector } from '../lib/toy.js';
 
 export function mountRelative(pe) {
   const $ = (id) => document.getElementById(id);
@@ -43,7 +32,7 @@ export function mountRelative(pe) {
     if (!spec) return [];
     const n = Math.round(count.get());
     if (!(n >= 2 && n <= 512)) return [];
-    const d = spec.headDim;
+    const d = spec.spec.headDim;
     const q = randomVector(d, 2 * seed);
     const k = randomVector(d, 2 * seed + 1);
     const Q = new Float32Array(n * d);
@@ -53,7 +42,7 @@ export function mountRelative(pe) {
       K.set(k, r * d);
     }
     // Row r of Q and K is at position r (offset 0): q rotated to every m, k to every n, in one call.
-    pe.rope.apply({ data: Q, dims: [n, d] }, { data: K, dims: [n, d] }, { base: spec.base, pairing: spec.pairing });
+    pe.rope.apply({ data: Q, dims: [n, d] }, { data: K, dims: [n, d] }, spec.apply);
     const values = new Float64Array(n * n);
     let max = 0;
     for (let m = 0; m < n; m++) {
@@ -65,11 +54,12 @@ export function mountRelative(pe) {
       }
     }
     scores = { n, values };
+    $('rope-qk').dataset.seed = String(seed); // which random q and k (randomVector seeds 2·seed and 2·seed + 1)
     heatmap.setData({ values, rows: n, cols: n, range: [-max || -1, max || 1] });
     cell = { row: Math.min(cell.row, n - 1), col: Math.min(cell.col, n - 1) };
     heatmap.setCursor(cell.row, cell.col);
     showCell();
-    return [`pe.rope.apply({ data: Q, dims: [${n}, ${d}] }, { data: K, dims: [${n}, ${d}] }, { base: ${spec.base}, pairing: '${spec.pairing}' });   // rows at positions 0..${n - 1}`];
+    return [`pe.rope.apply({ data: Q, dims: [${n}, ${d}] }, { data: K, dims: [${n}, ${d}] }, { ...spec, seqLen: ${spec.seqLen} });   // rows at positions 0..${n - 1}`];
   }
 
   function showCell() {
@@ -94,8 +84,8 @@ export function mountRelative(pe) {
   }
 
   return {
-    update(newSpec) {
-      spec = newSpec;
+    update(shared) {
+      spec = shared;
       return recompute();
     },
   };

@@ -1,6 +1,7 @@
 // RoPE, part 1: one pair of lanes turning as the position grows, and the angle of every pair.
 // The vectors are a unit vector (1, 0) in every pair rotated by pe.rope.apply at position m (any
-// real m); the angles are read back from them with atan2, so the page never forms a rotation itself.
+// real m), with the section's spec (scaling included: YaRN and LongRoPE also lengthen the vector by
+// their attention factor); the angles are read back with atan2, so the page never forms a rotation.
 import { PlotCanvas, INK, MUTED, PLOT_FONT } from '../lib/canvas.js';
 import { SERIES_COLOURS } from '../lib/colormap.js';
 import { numberControl } from '../lib/controls.js';
@@ -10,15 +11,15 @@ import { field, setReadout, sub, valueSpan } from '../lib/readout.js';
 
 const TRAIL = 48; // integer positions drawn behind the current one
 
-/** The two lanes pair i occupies (see RopePairing in the package). */
-export function pairLanes(i, headDim, pairing) {
-  return pairing === 'half' ? [i, i + headDim / 2] : [2 * i, 2 * i + 1];
+/** The two lanes pair i occupies among the `rotaryDim` rotated lanes (see RopePairing in the package). */
+export function pairLanes(i, rotaryDim, pairing) {
+  return pairing === 'half' ? [i, i + rotaryDim / 2] : [2 * i, 2 * i + 1];
 }
 
 export function mountRotation(pe) {
   const $ = (id) => document.getElementById(id);
-  let spec = null;
-  let invFreq = null;
+  let spec = null; // { spec, seqLen, apply: the options of pe.rope.apply }
+  let freqs = null; // pe.rope.frequencies(spec, { seqLen })
   let trail = { key: '', points: [] };
   let current = null; // { m, i, x, y, angles: Float64Array }
   const pair = numberControl('rope-pair', () => redraw());
@@ -38,49 +39,51 @@ export function mountRotation(pe) {
 
   /** Rows of a unit vector (1 in the first lane of every pair), rotated to `positions` by posenc. */
   function rotatedUnits(positions) {
-    const d = spec.headDim;
+    const { headDim: d, rotaryDim: r, pairing: p } = spec.spec;
     const rows = positions.length;
     const x = new Float32Array(rows * d);
-    for (let r = 0; r < rows; r++) {
-      for (let i = 0; i < d / 2; i++) x[r * d + pairLanes(i, d, spec.pairing)[0]] = 1;
+    for (let row = 0; row < rows; row++) {
+      for (let i = 0; i < r / 2; i++) x[row * d + pairLanes(i, r, p)[0]] = 1;
     }
-    pe.rope.apply(x, null, { dims: [rows, d], positionIds: positions, base: spec.base, pairing: spec.pairing });
+    pe.rope.apply(x, null, { ...spec.apply, dims: [rows, d], positionIds: positions });
     return x;
   }
 
   function redraw() {
     if (!spec) return;
-    const d = spec.headDim;
-    const i = Math.max(0, Math.min(d / 2 - 1, Math.round(pair.get()) || 0));
+    const { rotaryDim: r, pairing: p } = spec.spec;
+    const pairs = r / 2;
+    const i = Math.max(0, Math.min(pairs - 1, Math.round(pair.get()) || 0));
     const m = Number.isFinite(pos.get()) ? pos.get() : 0;
-    const [a, b] = pairLanes(i, d, spec.pairing);
+    const [a, b] = pairLanes(i, r, p);
     const row = rotatedUnits([m]);
-    const all = new Float64Array(d / 2);
-    for (let k = 0; k < d / 2; k++) {
-      const [ka, kb] = pairLanes(k, d, spec.pairing);
+    const all = new Float64Array(pairs);
+    for (let k = 0; k < pairs; k++) {
+      const [ka, kb] = pairLanes(k, r, p);
       all[k] = Math.atan2(row[kb], row[ka]);
     }
-    current = { m, i, a, b, x: row[a], y: row[b], angles: all };
+    current = { m, i, a, b, x: row[a], y: row[b], angles: all, length: Math.hypot(row[a], row[b]) };
     const last = Math.floor(Math.max(0, m));
-    const key = `${d}/${spec.base}/${spec.pairing}/${i}/${last}`;
+    const key = `${JSON.stringify(spec.apply)}/${i}/${last}`;
     if (trail.key !== key) {
       const first = Math.max(0, last - TRAIL + 1);
       const ids = Array.from({ length: last - first + 1 }, (_, k) => first + k);
       const rows = rotatedUnits(ids);
-      trail = { key, points: ids.map((p, k) => ({ p, x: rows[k * d + a], y: rows[k * d + b] })) };
+      trail = { key, points: ids.map((p, k) => ({ p, x: rows[k * spec.spec.headDim + a], y: rows[k * spec.spec.headDim + b] })) };
     }
     circle.redraw();
-    const xs = Float64Array.from({ length: d / 2 }, (_, k) => k);
+    const xs = Float64Array.from({ length: pairs }, (_, k) => k);
     angles.setSeries([{ name: `angle at m = ${m.toFixed(2)}`, color: SERIES_COLOURS[0], x: xs, y: all, style: 'stems', highlight: i }]);
     angles.setLines({ hlines: [{ at: Math.PI, label: '+π', color: '#999', side: 'right' }, { at: -Math.PI, label: '−π', color: '#999', side: 'right' }] });
     angles.setCursorIndex(i);
-    const w = invFreq[i];
+    const w = freqs.invFreq[i];
     setReadout($('rope-circle-readout'),
       field('m', m.toFixed(2)), '   ', field('pair i', String(i), 'pair'), `   lanes (${a}, ${b})   `,
       field(`θ${sub(i)}`, sig(w, 6), 'theta'), ' rad/token\n',
       `m·θ${sub(i)} = `, valueSpan('angle', sig(m * w, 6)), ` rad = ${sig((m * w * 180) / Math.PI, 5)}°   wrapped to ±π: `,
       valueSpan('wrapped', signed(all[i], 6)), ' rad\n',
-      `pe.rope.apply: (1, 0) at lanes (${a}, ${b}) ↦ (`, valueSpan('x', signed(current.x, 6)), ', ', valueSpan('y', signed(current.y, 6)), ')',
+      'pe.rope.apply: (1, 0) ↦ (', valueSpan('x', signed(current.x, 6)), ', ', valueSpan('y', signed(current.y, 6)), '), length ',
+      valueSpan('length', current.length.toFixed(6)),
     );
     setReadout($('rope-angles-readout'), field('pair i', String(i), 'pair'), `   angle at m = ${m.toFixed(2)}: `,
       valueSpan('angle', signed(all[i], 6)), ' rad');
@@ -88,7 +91,9 @@ export function mountRotation(pe) {
 
   function drawCircle(ctx, w, h) {
     if (!current) return;
-    const R = Math.max(10, Math.min(w, h) / 2 - 34);
+    const A = freqs.attentionFactor;
+    // the unit circle shrinks when the attention factor lengthens the vector, so both fit
+    const R = Math.max(10, Math.min(w, h) / 2 - 34) / Math.max(1, A);
     const cx = w / 2;
     const cy = h / 2;
     const at = (x, y) => [cx + R * x, cy - R * y];
@@ -105,6 +110,17 @@ export function mountRotation(pe) {
     ctx.beginPath();
     ctx.arc(cx, cy, R, 0, 2 * Math.PI);
     ctx.stroke();
+    if (Math.abs(A - 1) > 1e-9) {
+      ctx.setLineDash([4, 4]);
+      ctx.beginPath();
+      ctx.arc(cx, cy, R * A, 0, 2 * Math.PI);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.fillStyle = MUTED;
+      ctx.textAlign = 'right';
+      ctx.textBaseline = 'top';
+      ctx.fillText(`dashed: radius ${A.toFixed(4)} (attention factor)`, w - 8, 8);
+    }
 
     // the integer positions so far, older ones fainter
     const n = trail.points.length;
@@ -120,7 +136,8 @@ export function mountRotation(pe) {
         ctx.fillStyle = INK;
         ctx.textAlign = 'center';
         ctx.textBaseline = 'middle';
-        ctx.fillText(String(pt.p), cx + (R + 14) * pt.x, cy - (R + 14) * pt.y);
+        const len = Math.hypot(pt.x, pt.y) || 1;
+        ctx.fillText(String(pt.p), cx + (R * len + 14) * (pt.x / len), cy - (R * len + 14) * (pt.y / len));
       }
     });
     ctx.globalAlpha = 1;
@@ -187,13 +204,13 @@ export function mountRotation(pe) {
   });
 
   return {
-    update(newSpec, frequencies) {
-      spec = newSpec;
-      invFreq = frequencies;
-      pair.setMax(spec.headDim / 2 - 1);
+    update(shared, frequencies) {
+      spec = shared;
+      freqs = frequencies;
+      pair.setMax(spec.spec.rotaryDim / 2 - 1);
       trail.key = '';
       redraw();
-      return [`pe.rope.apply(unit, null, { dims: [1, ${spec.headDim}], positionIds: [m], base: ${spec.base}, pairing: '${spec.pairing}' });   // one pair turning`];
+      return [`pe.rope.apply(unit, null, { ...spec, dims: [1, ${spec.spec.headDim}], positionIds: [m], seqLen: ${spec.seqLen} });   // one pair turning`];
     },
   };
 }

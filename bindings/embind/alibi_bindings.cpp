@@ -26,15 +26,15 @@ Status params_from(int num_heads, double max_bias, int form, bool mask_future, i
   return {};
 }
 
-/// causal/symmetric: per-head vectors [heads, qLen + kLen - 1]; bloom: rows [batch, heads, kLen].
-/// The JS layer expands them into the [.., qLen, kLen] result (one copy, no fill + copy).
-int alibi_bias_parts_binding(std::uintptr_t out, int num_heads, double max_bias, int form, bool mask_future, int q_len,
-                             int k_len, int query_offset, std::uintptr_t attention_mask, int batch) {
+/// The bias [batch, heads, qLen, kLen] written at `out`: one vector per head (or row per batch and
+/// head for bloom), then every row a memory.copy of a slice of it.
+int alibi_bias_binding(std::uintptr_t out, int num_heads, double max_bias, int form, bool mask_future, int q_len,
+                       int k_len, int query_offset, std::uintptr_t attention_mask, int batch) {
   return guarded([&] {
     AlibiParams p;
     POSENC_RETURN_IF_ERROR(params_from(num_heads, max_bias, form, mask_future, q_len, k_len, query_offset,
                                        attention_mask, batch, &p));
-    return p.form == AlibiForm::bloom ? alibi_bloom_rows(p, ptr<float>(out)) : alibi_bias_diagonals(p, ptr<float>(out));
+    return alibi_bias(p, ptr<float>(out));
   });
 }
 
@@ -44,5 +44,5 @@ int alibi_bias_parts_binding(std::uintptr_t out, int num_heads, double max_bias,
 EMSCRIPTEN_BINDINGS(posenc_alibi) {
   using namespace posenc::bindings;
   emscripten::function("alibiSlopes", &alibi_slopes_binding);
-  emscripten::function("alibiBiasParts", &alibi_bias_parts_binding);
+  emscripten::function("alibiBias", &alibi_bias_binding);
 }

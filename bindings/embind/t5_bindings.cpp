@@ -34,8 +34,9 @@ int t5_bucket_matrix_binding(std::uintptr_t out, int q_len, int k_len, int query
   });
 }
 
-/// Writes the per-head vectors [heads, qLen + kLen - 1] (see t5_bias_diagonals); JS expands the rows.
-int t5_bias_diagonals_binding(std::uintptr_t table, int rows, int heads, std::uintptr_t out, int q_len, int k_len,
+/// The bias [heads, qLen, kLen] written at `out`: one vector per head over the relative positions,
+/// then every row a memory.copy of a slice of it.
+int t5_bias_binding(std::uintptr_t table, int rows, int heads, std::uintptr_t out, int q_len, int k_len,
                     int query_offset, int num_buckets, int max_distance, bool bidirectional) {
   return guarded([&] {
     T5BiasTable t;
@@ -46,7 +47,7 @@ int t5_bias_diagonals_binding(std::uintptr_t table, int rows, int heads, std::ui
     POSENC_RETURN_IF_ERROR(to_size("qLen", q_len, &q));
     POSENC_RETURN_IF_ERROR(to_size("kLen", k_len, &k));
     POSENC_RETURN_IF_ERROR(to_size("queryOffset", query_offset, &off));
-    return t5_bias_diagonals(params(num_buckets, max_distance, bidirectional), t, q, k, off, ptr<float>(out));
+    return t5_bias(params(num_buckets, max_distance, bidirectional), t, q, k, off, ptr<float>(out));
   });
 }
 
@@ -57,5 +58,5 @@ EMSCRIPTEN_BINDINGS(posenc_t5) {
   using namespace posenc::bindings;
   emscripten::function("t5Bucket", &t5_bucket_binding);
   emscripten::function("t5BucketMatrix", &t5_bucket_matrix_binding);
-  emscripten::function("t5BiasDiagonals", &t5_bias_diagonals_binding);
+  emscripten::function("t5Bias", &t5_bias_binding);
 }

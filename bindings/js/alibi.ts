@@ -4,8 +4,9 @@
 import * as args from './args.js';
 import type { Tensor } from './args.js';
 import { PosEncError } from './errors.js';
+import type { WasmTensor } from './wasm-tensor.js';
 import { Heap, HeapScope } from './heap.js';
-import { bytes, checkResultSize, expandDiagonals, flag, lengthsOf, repeatRows } from './relative-args.js';
+import { checkResultSize, flag, lengthsOf } from './relative-args.js';
 
 /**
  * Which values the bias holds (query i at queryOffset + i, key j at j, slope m_h):
@@ -53,6 +54,11 @@ export interface AlibiBiasOptions extends AlibiSlopeOptions {
    * mask gives a `[batch, heads, qLen, kLen]` result.
    */
   attentionMask?: AttentionMaskInput;
+  /**
+   * Where to write the result: a Float32Array of the result's size, or a WasmTensor of its dims
+   * (`pe.memory.tensor`), written in place with no copy. Default: a new Float32Array.
+   */
+  out?: Float32Array | WasmTensor;
 }
 
 /** ALiBi: `pe.alibi`. */
@@ -88,7 +94,7 @@ export function alibiApi(heap: Heap): AlibiApi {
 
   function bias(options: AlibiBiasOptions): Tensor {
     const fn = 'alibi.bias';
-    const opts = args.options(fn, options, ['numHeads', 'maxBias', 'qLen', 'kLen', 'queryOffset', 'form', 'maskFuture', 'attentionMask']);
+    const opts = args.options(fn, options, ['numHeads', 'maxBias', 'qLen', 'kLen', 'queryOffset', 'form', 'maskFuture', 'attentionMask', 'out']);
     const p = slopeParams(fn, opts);
     const l = lengthsOf(fn, opts);
     const form = opts.form === undefined ? 0 : args.choice(fn, 'form', opts.form, FORMS);
@@ -107,21 +113,12 @@ export function alibiApi(heap: Heap): AlibiApi {
         maskPtr = scope.alloc(mask.values.length * 4, 'attentionMask');
         new Int32Array(heap.raw.HEAPU8.buffer, maskPtr, mask.values.length).set(mask.values);
       }
-      // causal/symmetric: one vector per head over the relative positions; bloom: one row per
-      // (batch, head). Either way the rows are copied straight into the result.
-      const bloom = FORMS[form] === 'bloom';
-      const partLen = bloom ? l.kLen : l.qLen + l.kLen - 1;
-      const groups = batch * p.numHeads;
-      const parts = scope.alloc(bytes(groups, partLen), 'the bias vectors');
+      const out = scope.output(fn, opts.out, dims, 'the bias');
       heap.check(
-        raw.alibiBiasParts(parts, p.numHeads, p.maxBias, form, maskFuture, l.qLen, l.kLen, l.queryOffset, maskPtr, batch),
+        raw.alibiBias(out.ptr, p.numHeads, p.maxBias, form, maskFuture, l.qLen, l.kLen, l.queryOffset, maskPtr, batch),
         fn,
       );
-      const view = heap.f32(parts, groups * partLen);
-      const data = bloom
-        ? repeatRows(view, groups, l.qLen, l.kLen, maskFuture, l.queryOffset)
-        : expandDiagonals(view, groups, l.qLen, l.kLen);
-      return { data, dims };
+      return out.finish();
     } finally {
       scope.release();
     }

@@ -2,7 +2,9 @@
 // Everything here throws PosEncError with a message that starts with the function name and names
 // the argument. Semantic checks that C++ also needs (rotaryDim parity, ids inside a table...) stay
 // in C++; this file checks what only JS can get wrong (types, integer-ness, shapes vs lengths).
-import { PosEncError } from './errors.js';
+import { PosEncError, describe } from './errors.js';
+
+export { describe };
 import { MAX_ALLOCATION_BYTES } from './heap.js';
 import { isWasmTensor, placementOf } from './wasm-tensor.js';
 import type { WasmTensor } from './wasm-tensor.js';
@@ -259,15 +261,3 @@ export function positionIds(fn: string, value: unknown, batch: number, seq: numb
   );
 }
 
-/** A short description of a value for error messages. */
-export function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (value === undefined) return 'undefined';
-  if (typeof value === 'number') return String(value);
-  if (typeof value === 'string') return `'${value.length > 40 ? value.slice(0, 40) + '...' : value}'`;
-  if (typeof value === 'bigint') return `${value}n`;
-  if (Array.isArray(value)) return `an array of length ${value.length}`;
-  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
-  if (typeof value === 'object') return value.constructor?.name && value.constructor !== Object ? `a ${value.constructor.name}` : 'an object';
-  return typeof value;
-}

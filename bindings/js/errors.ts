@@ -63,3 +63,16 @@ export function statusError(status: number, message: string): PosEncError {
   const code = STATUS_CODES[status] ?? 'INTERNAL';
   return new PosEncError(code, message);
 }
+
+/** A short description of a value for error messages. */
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
+  if (typeof value === 'number') return String(value);
+  if (typeof value === 'string') return `'${value.length > 40 ? value.slice(0, 40) + '...' : value}'`;
+  if (typeof value === 'bigint') return `${value}n`;
+  if (Array.isArray(value)) return `an array of length ${value.length}`;
+  if (ArrayBuffer.isView(value)) return `a ${value.constructor.name}`;
+  if (typeof value === 'object') return value.constructor?.name && value.constructor !== Object ? `a ${value.constructor.name}` : 'an object';
+  return typeof value;
+}

@@ -1,9 +1,9 @@
 // Heap helpers: allocation with clear errors, fresh views, and per-call scopes that free in `finally`.
 // Views are re-derived from the module after every allocation and call: when WebAssembly memory
 // grows, every older view is detached (TOOLCHAIN.md section 6).
-import { PosEncError, statusError } from './errors.js';
+import { PosEncError, describe, statusError } from './errors.js';
 import type { Ptr, RawModule } from './raw-module.js';
-import { placementOf } from './wasm-tensor.js';
+import { isWasmTensor, placementOf } from './wasm-tensor.js';
 import type { WasmTensor } from './wasm-tensor.js';
 
 /** A tensor argument resolved by args.tensor(): its float32 data and element count. */
@@ -121,6 +121,40 @@ export class HeapScope {
       throw new PosEncError('INVALID_ARGUMENT', `${w.fn}: ${w.name} is a WasmTensor of another posenc instance`);
     }
     return placement.ptr;
+  }
+
+  /**
+   * Space for a generated result of `dims`, and how to hand it back. Without `out` the result is a
+   * new Float32Array (copied out of the heap); with a Float32Array `out` it is written into that
+   * array; with a WasmTensor `out` it is written where the tensor lives (no copy at all), and the
+   * returned data is a fresh view of it.
+   */
+  output(fn: string, out: unknown, dims: number[], what: string): { ptr: Ptr; finish(): { data: Float32Array; dims: number[] } } {
+    const size = dims.reduce((a, b) => a * b, 1);
+    const mismatch = (have: string) =>
+      new PosEncError('SHAPE_MISMATCH', `${fn}: out ${have}, but ${what} is [${dims.join(', ')}]`);
+    if (out === undefined) {
+      const ptr = this.alloc(size * 4, what);
+      return { ptr, finish: () => ({ data: this.heap.raw.HEAPF32.slice(ptr >>> 2, (ptr >>> 2) + size), dims }) };
+    }
+    if (isWasmTensor(out)) {
+      if (out.dims.join() !== dims.join()) throw mismatch(`has dims [${out.dims.join(', ')}]`);
+      const ptr = this.#resident({ tensor: out, fn, name: 'out' });
+      return { ptr, finish: () => ({ data: out.view(), dims }) };
+    }
+    if (ArrayBuffer.isView(out) && Object.prototype.toString.call(out) === '[object Float32Array]') {
+      const target = out as Float32Array;
+      if (target.length !== size) throw mismatch(`has ${target.length} elements`);
+      const ptr = this.alloc(size * 4, what);
+      return {
+        ptr,
+        finish: () => {
+          target.set(this.heap.raw.HEAPF32.subarray(ptr >>> 2, (ptr >>> 2) + size));
+          return { data: target, dims };
+        },
+      };
+    }
+    throw new PosEncError('INVALID_TYPE', `${fn}: out must be a Float32Array or a WasmTensor (pe.memory.tensor), got ${describe(out)}`);
   }
 
   /** Copies a Float64Array into a new heap block; 0 for `undefined`. */

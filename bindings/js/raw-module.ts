@@ -98,7 +98,8 @@ export interface RawModule {
     bidirectional: boolean,
   ): number;
   /** Writes the per-head vectors [heads, qLen + kLen - 1] of the bias (row i of head h starts at qLen - 1 - i). */
-  t5BiasDiagonals(
+  /** The bias [heads, qLen, kLen] at `out`. */
+  t5Bias(
     table: Ptr, rows: number, heads: number, out: Ptr, qLen: number, kLen: number, queryOffset: number,
     numBuckets: number, maxDistance: number, bidirectional: boolean,
   ): number;
@@ -112,7 +113,8 @@ export interface RawModule {
 
   alibiSlopes(numHeads: number, maxBias: number, out: Ptr): number;
   /** causal/symmetric: per-head vectors [heads, qLen + kLen - 1]; bloom: rows [batch, heads, kLen]. */
-  alibiBiasParts(
+  /** The bias [batch, heads, qLen, kLen] at `out`. */
+  alibiBias(
     out: Ptr, numHeads: number, maxBias: number, form: number, maskFuture: boolean, qLen: number, kLen: number,
     queryOffset: number, attentionMask: Ptr, batch: number,
   ): number;

@@ -117,39 +117,3 @@ export function checkResultSize(fn: string, what: string, dims: number[]): void 
     throw new PosEncError('SIZE_OVERFLOW', `${fn}: ${what} [${dims.join(', ')}] needs ${total} bytes, more than WebAssembly memory can hold (2 GiB)`);
   }
 }
-
-/**
- * Expands per-head vectors `diag` `[heads, qLen + kLen - 1]` into the Toeplitz matrices
- * `[heads, qLen, kLen]` whose row i is `diag[h, qLen - 1 - i .. qLen - 1 - i + kLen)` (see
- * src/encodings/relative_rows.hpp). Rows are written straight into the result, so a bias costs one
- * pass over its memory instead of a fill inside WebAssembly plus a copy out.
- */
-export function expandDiagonals(diag: Float32Array, heads: number, qLen: number, kLen: number): Float32Array {
-  const diagLen = qLen + kLen - 1;
-  const out = new Float32Array(heads * qLen * kLen);
-  for (let h = 0; h < heads; h++) {
-    for (let i = 0; i < qLen; i++) {
-      const start = h * diagLen + qLen - 1 - i;
-      out.set(diag.subarray(start, start + kLen), (h * qLen + i) * kLen);
-    }
-  }
-  return out;
-}
-
-/**
- * Repeats each of `rows` (`[groups, kLen]`) for qLen queries: `[groups, qLen, kLen]`. With
- * `maskFuture`, query i keeps keys j <= queryOffset + i and gets -Infinity after them.
- */
-export function repeatRows(rows: Float32Array, groups: number, qLen: number, kLen: number, maskFuture: boolean, queryOffset: number): Float32Array {
-  const out = new Float32Array(groups * qLen * kLen);
-  for (let g = 0; g < groups; g++) {
-    const row = rows.subarray(g * kLen, (g + 1) * kLen);
-    for (let i = 0; i < qLen; i++) {
-      const base = (g * qLen + i) * kLen;
-      const visible = maskFuture ? Math.min(kLen, queryOffset + i + 1) : kLen;
-      out.set(visible === kLen ? row : row.subarray(0, visible), base);
-      if (visible < kLen) out.fill(-Infinity, base + visible, base + kLen);
-    }
-  }
-  return out;
-}

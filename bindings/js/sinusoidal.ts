@@ -3,6 +3,7 @@
 import * as args from './args.js';
 import type { PositionIdsInput, Tensor, TensorInput } from './args.js';
 import { PosEncError } from './errors.js';
+import type { WasmTensor } from './wasm-tensor.js';
 import { Heap, HeapScope } from './heap.js';
 import { PositionTable, batchSeqDim, positionCount, positionsOf } from './position-table.js';
 
@@ -32,6 +33,11 @@ export interface SinusoidalTableOptions extends SinusoidalParams {
   offset?: number;
   /** Explicit positions (any finite numbers, negative and fractional included), one row each. */
   positionIds?: PositionIdsInput;
+  /**
+   * Where to write the table: a Float32Array of `n * dim` values, or a WasmTensor of dims `[n, dim]`
+   * (`pe.memory.tensor`), written in place with no copy. Default: a new Float32Array.
+   */
+  out?: Float32Array | WasmTensor;
 }
 
 /** Options of {@link SinusoidalApi.addTo}. */
@@ -79,7 +85,7 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
 
   function table(options: SinusoidalTableOptions): Tensor {
     const fn = 'sinusoidal.table';
-    const opts = args.options(fn, options, ['dim', 'base', 'layout', 'length', 'offset', 'positionIds']);
+    const opts = args.options(fn, options, ['dim', 'base', 'layout', 'length', 'offset', 'positionIds', 'out']);
     const p = params(fn, opts);
     let count: number;
     let ids: Float64Array | undefined;
@@ -95,10 +101,10 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
     const offset = opts.offset === undefined ? 0 : args.finite(fn, 'offset', opts.offset);
     const scope = new HeapScope(heap);
     try {
-      const out = scope.alloc(count * p.dim * 4, 'the table');
+      const out = scope.output(fn, opts.out, [count, p.dim], 'the table');
       const idsPtr = scope.f64In(ids, 'positionIds');
-      heap.check(raw.sinusoidalTable(out, count, p.dim, p.base, p.layout, offset, idsPtr), fn);
-      return { data: heap.f32(out, count * p.dim).slice(), dims: [count, p.dim] };
+      heap.check(raw.sinusoidalTable(out.ptr, count, p.dim, p.base, p.layout, offset, idsPtr), fn);
+      return out.finish();
     } finally {
       scope.release();
     }

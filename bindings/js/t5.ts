@@ -4,8 +4,9 @@
 import * as args from './args.js';
 import type { Tensor, TensorInput } from './args.js';
 import { PosEncError } from './errors.js';
+import type { WasmTensor } from './wasm-tensor.js';
 import { Heap, HeapScope } from './heap.js';
-import { bytes, checkResultSize, expandDiagonals, flag, int32Copy, integerOr, lengthsOf, relativePosition } from './relative-args.js';
+import { bytes, checkResultSize, flag, int32Copy, integerOr, lengthsOf, relativePosition } from './relative-args.js';
 import type { IndexTensor } from './relative-args.js';
 
 /** The bucket parameters (Hugging Face config names in parentheses). */
@@ -34,6 +35,11 @@ export interface T5BiasOptions extends T5MatrixOptions {
   tableDims?: readonly number[];
   /** The model's head count (`num_heads`); if given, the table must have this many columns. */
   numHeads?: number;
+  /**
+   * Where to write the result: a Float32Array of the result's size, or a WasmTensor of its dims
+   * (`pe.memory.tensor`), written in place with no copy. Default: a new Float32Array.
+   */
+  out?: Float32Array | WasmTensor;
 }
 
 /** T5 relative position buckets: `pe.t5`. */
@@ -95,7 +101,7 @@ export function t5Api(heap: Heap): T5Api {
 
   function bias(table: TensorInput, options: T5BiasOptions): Tensor {
     const fn = 't5.bias';
-    const opts = args.options(fn, options, [...MATRIX_OPTIONS, 'tableDims', 'numHeads']);
+    const opts = args.options(fn, options, [...MATRIX_OPTIONS, 'tableDims', 'numHeads', 'out']);
     const p = bucketParams(fn, opts);
     const l = lengthsOf(fn, opts);
     const numHeads = opts.numHeads === undefined ? undefined : args.integer(fn, 'numHeads', opts.numHeads);
@@ -103,21 +109,18 @@ export function t5Api(heap: Heap): T5Api {
     if (numHeads !== undefined && t.heads !== numHeads) {
       throw new PosEncError('SHAPE_MISMATCH', `${fn}: table has ${t.heads} columns ([numBuckets, heads]) but numHeads is ${numHeads}`);
     }
-    checkResultSize(fn, 'the bias', [t.heads, l.qLen, l.kLen]);
+    const dims = [t.heads, l.qLen, l.kLen];
+    checkResultSize(fn, 'the bias', dims);
     const scope = new HeapScope(heap);
     try {
       const tablePtr = scope.tensorIn(t, 'table');
-      // C++ computes one vector per head over the qLen + kLen - 1 relative positions; the rows are
-      // slices of it, copied straight into the result.
-      const diagLen = l.qLen + l.kLen - 1;
-      const diag = scope.alloc(bytes(t.heads, diagLen), 'the bias vectors');
+      const out = scope.output(fn, opts.out, dims, 'the bias');
       heap.check(
-        raw.t5BiasDiagonals(tablePtr, t.rows, t.heads, diag, l.qLen, l.kLen, l.queryOffset, p.numBuckets, p.maxDistance,
+        raw.t5Bias(tablePtr, t.rows, t.heads, out.ptr, l.qLen, l.kLen, l.queryOffset, p.numBuckets, p.maxDistance,
           p.bidirectional),
         fn,
       );
-      const data = expandDiagonals(heap.f32(diag, t.heads * diagLen), t.heads, l.qLen, l.kLen);
-      return { data, dims: [t.heads, l.qLen, l.kLen] };
+      return out.finish();
     } finally {
       scope.release();
     }

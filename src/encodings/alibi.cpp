@@ -16,6 +16,7 @@
 
 #include "encodings/checks.hpp"
 #include "encodings/relative_rows.hpp"
+#include "kernels/kernels.hpp"
 
 namespace posenc {
 namespace {
@@ -129,7 +130,7 @@ Status alibi_bias(const AlibiParams& p, float* out) {
       for (std::size_t i = 0; i < p.q_len; ++i) {
         float* dst = out + bh * matrix + i * p.k_len;
         const std::size_t visible = p.mask_future ? std::min(p.k_len, p.query_offset + i + 1) : p.k_len;
-        std::memcpy(dst, row, visible * sizeof(float));
+        kernels::copy(dst, row, visible);
         std::fill(dst + visible, dst + p.k_len, -std::numeric_limits<float>::infinity());
       }
     }

@@ -2,7 +2,6 @@
 // [0, rows) is an error, as in torch's embedding lookup; nothing is clamped or wrapped.
 #include "posenc/learned.hpp"
 
-#include <cstring>
 
 #include "encodings/checks.hpp"
 #include "kernels/kernels.hpp"
@@ -29,7 +28,7 @@ Status table_lookup(const PositionTable& table, const Positions& positions, std:
   POSENC_RETURN_IF_ERROR(check_position_ids(table, positions, 1, count));
   for (std::size_t t = 0; t < count; ++t) {
     const auto row = static_cast<std::size_t>(positions.at(0, t, count));
-    std::memcpy(out + t * table.dim, table.data + row * table.dim, table.dim * sizeof(float));
+    kernels::copy(out + t * table.dim, table.data + row * table.dim, table.dim);
   }
   return {};
 }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "encodings/checks.hpp"
+#include "kernels/kernels.hpp"
 
 namespace posenc::detail {
 
@@ -46,11 +47,10 @@ inline long long relative_of(std::size_t t, std::size_t q_len, std::size_t query
 }
 
 /// Fills `out` [qLen, kLen] from `diag` (qLen + kLen - 1 values), see the file comment.
+/// T is float or std::int32_t (the kernels' copy overloads).
 template <class T>
 void fill_shifted_rows(const T* diag, std::size_t q_len, std::size_t k_len, T* out) {
-  for (std::size_t i = 0; i < q_len; ++i) {
-    std::memcpy(out + i * k_len, diag + (q_len - 1 - i), k_len * sizeof(T));
-  }
+  kernels::shifted_rows(diag, q_len, k_len, out);
 }
 
 /// Computes diag[t] = f(relative position) for every t and fills `out` [qLen, kLen] from it.

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace posenc::kernels {
 
@@ -46,7 +47,13 @@ namespace posenc::kernels {
   void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2,       \
                           float* sin2);                                                             \
   /** dst[i] += src[i]. */                                                                          \
-  void add(float* dst, const float* src, std::size_t n);
+  void add(float* dst, const float* src, std::size_t n);                                            \
+  /** dst[i] = src[i] (non-overlapping). */                                                         \
+  void copy(float* dst, const float* src, std::size_t n);                                           \
+  void copy(std::int32_t* dst, const std::int32_t* src, std::size_t n);                             \
+  /** Toeplitz rows: out[i, :] = diag[qLen - 1 - i .. qLen - 1 - i + kLen), out [qLen, kLen]. */    \
+  void shifted_rows(const float* diag, std::size_t q_len, std::size_t k_len, float* out);           \
+  void shifted_rows(const std::int32_t* diag, std::size_t q_len, std::size_t k_len, std::int32_t* out);
 
 POSENC_KERNEL_DECLARATIONS
 

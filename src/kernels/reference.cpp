@@ -90,4 +90,22 @@ void add(float* dst, const float* src, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) dst[i] += src[i];
 }
 
+void copy(float* dst, const float* src, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) dst[i] = src[i];
+}
+
+void copy(std::int32_t* dst, const std::int32_t* src, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) dst[i] = src[i];
+}
+
+void shifted_rows(const float* diag, std::size_t q_len, std::size_t k_len, float* out) {
+  for (std::size_t i = 0; i < q_len; ++i)
+    for (std::size_t j = 0; j < k_len; ++j) out[i * k_len + j] = diag[q_len - 1 - i + j];
+}
+
+void shifted_rows(const std::int32_t* diag, std::size_t q_len, std::size_t k_len, std::int32_t* out) {
+  for (std::size_t i = 0; i < q_len; ++i)
+    for (std::size_t j = 0; j < k_len; ++j) out[i * k_len + j] = diag[q_len - 1 - i + j];
+}
+
 }  // namespace posenc::kernels::reference

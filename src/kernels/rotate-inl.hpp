@@ -237,27 +237,6 @@ void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, f
 }
 
 template <class Arch>
-void add(float* dst, const float* src, std::size_t n) {
-  using B = xsimd::batch<float, Arch>;
-  constexpr std::size_t N = B::size;
-  std::size_t i = 0;
-  for (; i + 4 * N <= n; i += 4 * N) {
-    const B a0 = B::load_unaligned(dst + i) + B::load_unaligned(src + i);
-    const B a1 = B::load_unaligned(dst + i + N) + B::load_unaligned(src + i + N);
-    const B a2 = B::load_unaligned(dst + i + 2 * N) + B::load_unaligned(src + i + 2 * N);
-    const B a3 = B::load_unaligned(dst + i + 3 * N) + B::load_unaligned(src + i + 3 * N);
-    a0.store_unaligned(dst + i);
-    a1.store_unaligned(dst + i + N);
-    a2.store_unaligned(dst + i + 2 * N);
-    a3.store_unaligned(dst + i + 3 * N);
-  }
-  for (; i + N <= n; i += N) {
-    (B::load_unaligned(dst + i) + B::load_unaligned(src + i)).store_unaligned(dst + i);
-  }
-  for (; i < n; ++i) dst[i] += src[i];
-}
-
-template <class Arch>
 void phasor_step(double* c, double* s, const double* cw, const double* sw, std::size_t n) {
   using B = xsimd::batch<double, Arch>;
   std::size_t i = 0;

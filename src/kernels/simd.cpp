@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "kernels/kernels.hpp"
+#include "kernels/elementwise-inl.hpp"
 #include "kernels/rotate-inl.hpp"
 #include "kernels/sincos-inl.hpp"
 #if defined(__wasm_simd128__)
@@ -123,6 +124,18 @@ void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, f
 }
 
 void add(float* dst, const float* src, std::size_t n) { simd::add<Arch>(dst, src, n); }
+
+void copy(float* dst, const float* src, std::size_t n) { simd::copy<Arch>(dst, src, n); }
+
+void copy(std::int32_t* dst, const std::int32_t* src, std::size_t n) { simd::copy<Arch>(dst, src, n); }
+
+void shifted_rows(const float* diag, std::size_t q_len, std::size_t k_len, float* out) {
+  simd::shifted_rows<Arch>(diag, q_len, k_len, out);
+}
+
+void shifted_rows(const std::int32_t* diag, std::size_t q_len, std::size_t k_len, std::int32_t* out) {
+  simd::shifted_rows<Arch>(diag, q_len, k_len, out);
+}
 
 const char* simd_arch_name() { return Arch::name(); }
 

@@ -74,6 +74,41 @@ TEST_CASE("rotation kernels leave lanes outside the rotated span untouched", "[k
   }
 }
 
+TEST_CASE("copy moves float and int32 values exactly for every width and alignment", "[kernels]") {
+  for (std::size_t n = 0; n <= kMaxWidth; ++n) {
+    for (std::size_t shift = 0; shift <= kMaxShift; ++shift) {
+      const auto src = random_floats(n + shift, n + 7 * shift);
+      std::vector<float> dst(n + 2 * shift + 1, -3.0f);
+      k::copy(dst.data() + shift, src.data() + (kMaxShift - shift) % (shift + 1), n);
+      for (std::size_t i = 0; i < n; ++i) REQUIRE(dst[shift + i] == src[(kMaxShift - shift) % (shift + 1) + i]);
+      for (std::size_t i = 0; i < shift; ++i) REQUIRE(dst[i] == -3.0f);
+      REQUIRE(dst[shift + n] == -3.0f);  // nothing written past the end
+      std::vector<std::int32_t> isrc(n + shift), idst(n + shift + 1, -1);
+      for (std::size_t i = 0; i < isrc.size(); ++i) isrc[i] = static_cast<std::int32_t>(i * 2654435761u);
+      k::copy(idst.data() + shift, isrc.data() + shift, n);
+      for (std::size_t i = 0; i < n; ++i) REQUIRE(idst[shift + i] == isrc[shift + i]);
+      REQUIRE(idst[shift + n] == -1);
+    }
+  }
+}
+
+TEST_CASE("shifted_rows builds Toeplitz rows like the reference", "[kernels]") {
+  for (std::size_t q = 1; q <= 9; ++q) {
+    for (std::size_t kl = 0; kl <= kMaxWidth; kl += 3) {
+      const auto diag = random_floats(q + kl, q * 100 + kl);
+      std::vector<float> a(q * kl + 1, -9.0f), b = a;
+      k::shifted_rows(diag.data(), q, kl, a.data());
+      k::reference::shifted_rows(diag.data(), q, kl, b.data());
+      REQUIRE(a == b);
+      std::vector<std::int32_t> idiag(q + kl), ia(q * kl + 1, -1), ib = ia;
+      for (std::size_t i = 0; i < idiag.size(); ++i) idiag[i] = static_cast<std::int32_t>(i) - 40;
+      k::shifted_rows(idiag.data(), q, kl, ia.data());
+      k::reference::shifted_rows(idiag.data(), q, kl, ib.data());
+      REQUIRE(ia == ib);
+    }
+  }
+}
+
 TEST_CASE("add matches the reference for every width and alignment", "[kernels]") {
   for (std::size_t n = 0; n <= kMaxWidth; ++n) {
     for (std::size_t shift = 0; shift <= kMaxShift; ++shift) {

@@ -106,13 +106,27 @@ export default {
         return { run: () => { out = pe.alibi.bias(opts).data; }, output: () => out };
       },
     },
+    {
+      id: 'posenc-bias-wasm',
+      label: 'posenc alibi.bias into a WasmTensor (out option, no copy)',
+      peer: 'posenc',
+      prepare(p, _input, { pe }) {
+        const opts = { numHeads: p.heads, qLen: p.qLen, kLen: p.kLen };
+        const target = pe.memory.tensor([p.heads, p.qLen, p.kLen]);
+        return {
+          run: () => { pe.alibi.bias({ ...opts, out: target }); },
+          output: () => target.view(),
+          dispose: () => target.dispose(),
+        };
+      },
+    },
   ],
-  summary: { rows: ['posenc-bias'], names: { 'posenc-bias': 'alibi.bias' } },
+  summary: { rows: ['posenc-bias', 'posenc-bias-wasm'], names: { 'posenc-bias': 'alibi.bias', 'posenc-bias-wasm': 'alibi.bias, out: WasmTensor' } },
   targets: [
     {
-      text: 'ALiBi bias: posenc within 1.5× of the memory-fill bound',
+      text: 'ALiBi bias: posenc within 1.5× of the memory-fill bound (written into WebAssembly memory, like the bound)',
       select: () => true,
-      rows: ['posenc-bias'],
+      rows: ['posenc-bias-wasm'],
       measure: (r) => r.vsBound.fill,
       pass: (v) => v <= 1.5,
       format: (v) => `${v.toFixed(2)}× fill`,

@@ -126,13 +126,28 @@ export default {
         return { run: () => { out = pe.t5.bias(t, opts).data; }, output: () => out };
       },
     },
+    {
+      id: 'posenc-bias-wasm',
+      label: 'posenc t5.bias into a WasmTensor (out option, no copy)',
+      peer: 'posenc',
+      prepare(p, table, { pe }) {
+        const t = { data: table, dims: [NUM_BUCKETS, p.heads] };
+        const opts = { qLen: p.qLen, kLen: p.kLen };
+        const target = pe.memory.tensor([p.heads, p.qLen, p.kLen]);
+        return {
+          run: () => { pe.t5.bias(t, { ...opts, out: target }); },
+          output: () => target.view(),
+          dispose: () => target.dispose(),
+        };
+      },
+    },
   ],
-  summary: { rows: ['posenc-bias'], names: { 'posenc-bias': 't5.bias' } },
+  summary: { rows: ['posenc-bias', 'posenc-bias-wasm'], names: { 'posenc-bias': 't5.bias', 'posenc-bias-wasm': 't5.bias, out: WasmTensor' } },
   targets: [
     {
-      text: 'T5 bias: posenc within 1.5× of the memory-fill bound',
+      text: 'T5 bias: posenc within 1.5× of the memory-fill bound (written into WebAssembly memory, like the bound)',
       select: () => true,
-      rows: ['posenc-bias'],
+      rows: ['posenc-bias-wasm'],
       measure: (r) => r.vsBound.fill,
       pass: (v) => v <= 1.5,
       format: (v) => `${v.toFixed(2)}× fill`,

@@ -6,6 +6,8 @@ import { PosEncError } from './errors.js';
 import { Heap, HeapScope } from './heap.js';
 import { PositionTable, addRows, lookupRows } from './position-table.js';
 import type { TableAddOptions, TableLookupOptions } from './position-table.js';
+import { interpolateTable } from './vit.js';
+import type { LearnedInterpolateOptions } from './vit.js';
 
 /** Options of {@link LearnedApi.lookup}. */
 export interface LearnedLookupOptions extends TableLookupOptions {
@@ -32,6 +34,13 @@ export interface LearnedApi {
    * tokens get `paddingIdx` (ENCODINGS.md section 2). Returns one id per token, row by row.
    */
   robertaPositionIds(inputIds: ArrayLike<number | bigint>, options: { paddingIdx: number; dims?: readonly number[] }): Float64Array;
+  /**
+   * A ViT table `[numPrefixTokens + h * w, dim]` (prefix rows, then the patch grid row-major) resized
+   * to `newGridSize`: `[numPrefixTokens + H * W, dim]`. The grid goes through PyTorch's bicubic
+   * interpolation (align_corners false, a = -0.75), as Hugging Face's `interpolate_pos_encoding`
+   * with a target size; prefix rows are copied unchanged; equal grids give an exact copy.
+   */
+  interpolate(table: TensorInput, options: LearnedInterpolateOptions): Tensor;
 }
 
 function tableArg(fn: string, table: TensorInput, tableDims: unknown) {
@@ -102,5 +111,9 @@ export function learnedApi(heap: Heap): LearnedApi {
     return out;
   }
 
-  return { lookup, addTo, createTable, robertaPositionIds };
+  function interpolate(table: TensorInput, options: LearnedInterpolateOptions): Tensor {
+    return interpolateTable(heap, table, options);
+  }
+
+  return { lookup, addTo, createTable, robertaPositionIds, interpolate };
 }

@@ -10,6 +10,7 @@ export type {
   SinusoidalAddOptions, SinusoidalApi, SinusoidalCacheOptions, SinusoidalParams, SinusoidalTableOptions, SinusoidLayout,
 } from './sinusoidal.js';
 export type { LearnedAddOptions, LearnedApi, LearnedLookupOptions } from './learned.js';
+export type { GridSizeInput, LearnedInterpolateOptions } from './vit.js';
 export { RopeCache } from './rope.js';
 export type {
   DefaultRopeScaling, DynamicRopeScaling, Float64Tensor, HeadLayout, LinearRopeScaling, Llama3Band, Llama3RopeScaling,

@@ -27,6 +27,11 @@ export interface RawModule {
     table: Ptr, rows: number, dim: number, x: Ptr, batch: number, seq: number, offset: number, ids: Ptr,
     perBatch: boolean,
   ): number;
+  /** ViT table interpolation (bindings/embind/vit_bindings.cpp): writes (numPrefixTokens + newH * newW) * dim floats at `out`. */
+  vitInterpolate(
+    table: Ptr, rows: number, dim: number, gridH: number, gridW: number, newH: number, newW: number,
+    numPrefixTokens: number, out: Ptr,
+  ): number;
 
   /**
    * Writes the frequencies of a RoPE spec at `out`: rotaryDim/2 inverse frequencies, then the

@@ -33,6 +33,7 @@ const CASES = [
   ['sinusoidal.createTable', (o) => pe.sinusoidal.createTable(o).dispose(), [{ maxLength: 8, dim: 4 }]],
   ['learned.lookup', (t, o) => pe.learned.lookup(t, o), [T([6, 3]), { length: 2, offset: 1 }]],
   ['learned.addTo', (x, t, o) => pe.learned.addTo(x, t, o), [T([2, 3]), T([6, 3], 2), { positionIds: [0, 5] }]],
+  ['learned.interpolate', (t, o) => pe.learned.interpolate(t, o), [T([10, 3]), { gridSize: [3, 3], newGridSize: [2, 4], numPrefixTokens: 1 }]],
   ['learned.robertaPositionIds', (ids, o) => pe.learned.robertaPositionIds(ids, o), [[0, 5, 1, 1], { paddingIdx: 1 }]],
   ['rope.apply', (q, k, o) => pe.rope.apply(q, k, o), [T([1, 3, 2, 8]), T([1, 3, 1, 8], 2), { layout: 'bshd', rotaryDim: 4, base: 100, pairing: 'interleaved', offset: 2 }]],
   ['rope.apply scaled', (q, o) => pe.rope.apply(q, null, o), [T([1, 3, 2, 8]), { layout: 'bhsd', scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 64 }, seqLen: 10 }]],

@@ -3,7 +3,7 @@
 import { createPosEnc, PosEncError, RopeCache, PositionTable } from 'posenc';
 import type {
   PosEnc, PosEncErrorCode, Tensor, TensorLike, RopeApplyOptions, RopeFrequencies, RopeModelSpec, RopeScaling, Float64Tensor,
-  Llama3Band, SafetensorsHeader,
+  Llama3Band, SafetensorsHeader, LearnedInterpolateOptions,
 } from 'posenc';
 
 const pe: PosEnc = await createPosEnc();
@@ -36,6 +36,13 @@ cache.dispose();
 const learned: PositionTable = pe.learned.createTable({ data: new Float32Array(40), dims: [10, 4] });
 learned.addTo(new Float32Array(8), { dims: [2, 4], positionIds: new Int32Array([0, 9]) });
 learned.dispose();
+const vitOptions: LearnedInterpolateOptions = { gridSize: 14, newGridSize: [24, 32], numPrefixTokens: 2 };
+const resized: Tensor = pe.learned.interpolate({ data: new Float32Array(198 * 4), dims: [198, 4] }, vitOptions);
+pe.learned.interpolate(new Float32Array(20), { tableDims: [5, 4], gridSize: [2, 2], newGridSize: 3 });
+// @ts-expect-error newGridSize is required
+pe.learned.interpolate(resized, { gridSize: 14 });
+// @ts-expect-error gridSize is a number or [height, width]
+pe.learned.interpolate(resized, { gridSize: '14', newGridSize: 24 });
 
 // RoPE scaling, diagnostics, angles, other forms and model configs
 const yarn: RopeScaling = { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096, truncate: false };

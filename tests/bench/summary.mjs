@@ -18,3 +18,29 @@ console.log(`load average ${meta.loadBefore.map((l) => l.toFixed(2)).join(' ')} 
   `sample spread (IQR/median) median ${Math.round(meta.noise.medianSpread * 100)}%, worst ${Math.round(meta.noise.worstSpread * 100)}%\n`);
 console.log(`${summaryTable(kernels, cases)}\n`);
 console.log(targetLines(targets));
+
+// The native results written beside the JSON (npm run bench writes X.native.json next to X.json).
+const nativePath = path.replace(/(\.json)?$/, '.native.json');
+let native;
+try {
+  native = JSON.parse(readFileSync(nativePath, 'utf8'));
+} catch {
+  native = undefined;
+}
+if (native) {
+  const fmt = (ms) => (ms >= 1 ? `${ms.toPrecision(3)} ms` : ms >= 1e-3 ? `${(ms * 1e3).toPrecision(3)} µs` : `${(ms * 1e6).toPrecision(3)} ns`);
+  const lines = [
+    `Native (${nativePath.split('/').pop()}, xsimd ${native.arch}):`,
+    '',
+    `| case (native, ${native.arch}) | posenc | median | GB/s | ×memset | ×in-place pass | ×in-place add |`,
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const c of native.cases) {
+    const bound = (id) => c.rows.find((r) => r.id === id)?.median_ms;
+    for (const r of c.rows.filter((x) => !x.id.startsWith('bound:'))) {
+      const ratio = (id) => (bound(id) ? (r.median_ms / bound(id)).toFixed(2) : '–');
+      lines.push(`| ${c.label} | ${r.label.replace(/^posenc /, '')} | ${fmt(r.median_ms)} | ${r.gbps.toFixed(1)} | ${ratio('bound:fill')} | ${ratio('bound:rmw')} | ${ratio('bound:add')} |`);
+    }
+  }
+  console.log(lines.join('\n'));
+}

@@ -28,29 +28,18 @@ Status prepare(int heads, int kv_heads, int q_len, int k_len, int head_dim, int 
   return {};
 }
 
-int attention_logits_binding(std::uintptr_t q, std::uintptr_t k, int heads, int kv_heads, int q_len, int k_len,
+/// The [heads, qLen, kLen] logits (softmax false) or their softmax scores (softmax true) at `out`.
+int attention_matrix_binding(std::uintptr_t q, std::uintptr_t k, int heads, int kv_heads, int q_len, int k_len,
                              int head_dim, bool has_scale, double scale, bool causal, int query_offset,
                              std::uintptr_t bias, int bias_heads, int rotary_dim, double rope_base, int pairing,
-                             std::uintptr_t out) {
+                             bool softmax, std::uintptr_t out) {
   return guarded([&] {
     AttentionShape s;
     AttentionOptions o;
     POSENC_RETURN_IF_ERROR(prepare(heads, kv_heads, q_len, k_len, head_dim, 0, has_scale, scale, causal, query_offset,
                                    bias, bias_heads, rotary_dim, rope_base, pairing, &s, &o));
-    return attention_logits(s, ptr<const float>(q), ptr<const float>(k), o, ptr<float>(out));
-  });
-}
-
-int attention_scores_binding(std::uintptr_t q, std::uintptr_t k, int heads, int kv_heads, int q_len, int k_len,
-                             int head_dim, bool has_scale, double scale, bool causal, int query_offset,
-                             std::uintptr_t bias, int bias_heads, int rotary_dim, double rope_base, int pairing,
-                             std::uintptr_t out) {
-  return guarded([&] {
-    AttentionShape s;
-    AttentionOptions o;
-    POSENC_RETURN_IF_ERROR(prepare(heads, kv_heads, q_len, k_len, head_dim, 0, has_scale, scale, causal, query_offset,
-                                   bias, bias_heads, rotary_dim, rope_base, pairing, &s, &o));
-    return attention_scores(s, ptr<const float>(q), ptr<const float>(k), o, ptr<float>(out));
+    return softmax ? attention_scores(s, ptr<const float>(q), ptr<const float>(k), o, ptr<float>(out))
+                   : attention_logits(s, ptr<const float>(q), ptr<const float>(k), o, ptr<float>(out));
   });
 }
 
@@ -73,7 +62,6 @@ int attention_output_binding(std::uintptr_t q, std::uintptr_t k, std::uintptr_t 
 
 EMSCRIPTEN_BINDINGS(posenc_attention) {
   using namespace posenc::bindings;
-  emscripten::function("attentionLogits", &attention_logits_binding);
-  emscripten::function("attentionScores", &attention_scores_binding);
+  emscripten::function("attentionMatrix", &attention_matrix_binding);
   emscripten::function("attentionOutput", &attention_output_binding);
 }

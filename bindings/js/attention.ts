@@ -133,10 +133,7 @@ export function attentionApi(heap: Heap): AttentionApi {
         return { data: heap.f32(out, qt.heads * qt.len * dv).slice(), dims: headDims(qt, qt.len, dv) };
       }
       const out = scope.alloc(bytes(qt.heads, qt.len, kt.len), mode === 0 ? 'the logits' : 'the scores');
-      const status = mode === 0
-        ? raw.attentionLogits(qPtr, kPtr, ...common, ...tail, out)
-        : raw.attentionScores(qPtr, kPtr, ...common, ...tail, out);
-      heap.check(status, fn);
+      heap.check(raw.attentionMatrix(qPtr, kPtr, ...common, ...tail, mode === 1, out), fn);
       return { data: heap.f32(out, qt.heads * qt.len * kt.len).slice(), dims: headDims(qt, qt.len, kt.len) };
     } finally {
       scope.release();

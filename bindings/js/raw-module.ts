@@ -124,15 +124,11 @@ export interface RawModule {
     queryOffset: number, attentionMask: Ptr, batch: number,
   ): number;
 
-  attentionLogits(
+  /** Logits (softmax false) or softmax scores (softmax true), [heads, qLen, kLen] at `out`. */
+  attentionMatrix(
     q: Ptr, k: Ptr, heads: number, kvHeads: number, qLen: number, kLen: number, headDim: number, hasScale: boolean,
     scale: number, causal: boolean, queryOffset: number, bias: Ptr, biasHeads: number, rotaryDim: number,
-    ropeBase: number, pairing: number, out: Ptr,
-  ): number;
-  attentionScores(
-    q: Ptr, k: Ptr, heads: number, kvHeads: number, qLen: number, kLen: number, headDim: number, hasScale: boolean,
-    scale: number, causal: boolean, queryOffset: number, bias: Ptr, biasHeads: number, rotaryDim: number,
-    ropeBase: number, pairing: number, out: Ptr,
+    ropeBase: number, pairing: number, softmax: boolean, out: Ptr,
   ): number;
   attentionOutput(
     q: Ptr, k: Ptr, v: Ptr, heads: number, kvHeads: number, qLen: number, kLen: number, headDim: number,

@@ -3,18 +3,7 @@ import assert from 'node:assert/strict';
 
 export { createPosEnc, PosEncError } from '../../dist/node.js';
 
-/** Deterministic uniform numbers in [lo, hi). */
-export function randomFloats(n, seed, lo = -1, hi = 1) {
-  const out = new Float32Array(n);
-  let s = (seed * 2654435761) >>> 0 || 1;
-  for (let i = 0; i < n; i++) {
-    s ^= s << 13; s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5; s >>>= 0;
-    out[i] = lo + ((hi - lo) * s) / 4294967296;
-  }
-  return out;
-}
+export { randomFloats } from '../support/random.mjs';
 
 /** max |a - b| over two equal-length arrays. */
 export function maxAbsDiff(a, b) {

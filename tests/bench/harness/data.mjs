@@ -1,17 +1,6 @@
 // Deterministic inputs for the benchmark cases.
 
-/** Uniform floats in [lo, hi) from a xorshift generator (the same data on every run). */
-export function randomFloats(n, seed, lo = -1, hi = 1) {
-  const out = new Float32Array(n);
-  let s = (seed * 2654435761) >>> 0 || 1;
-  for (let i = 0; i < n; i++) {
-    s ^= s << 13; s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5; s >>>= 0;
-    out[i] = lo + ((hi - lo) * s) / 4294967296;
-  }
-  return out;
-}
+export { randomFloats } from '../../support/random.mjs';
 
 /** max |a - b|; equal values (infinities included) differ by 0, any other NaN or infinity gives Infinity. */
 export function maxAbsDiff(a, b) {

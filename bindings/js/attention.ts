@@ -7,7 +7,7 @@ import type { Tensor, TensorInput } from './args.js';
 import { PosEncError } from './errors.js';
 import { Heap, HeapScope } from './heap.js';
 import { bytes, expectSize, flag, headDims, headTensor, offsetOf, sameRank, scaleOf } from './relative-args.js';
-import type { HeadTensor } from './relative-args.js';
+import type { HeadTensor, HeadsAttentionOptions } from './relative-args.js';
 import { PAIRINGS } from './rope.js';
 import type { RopePairing } from './rope.js';
 
@@ -22,19 +22,7 @@ export interface AttentionRopeOptions {
 }
 
 /** Options of the attention helpers. */
-export interface AttentionOptions {
-  /** Shape of q when it is a bare Float32Array: `[qLen, d]` or `[heads, qLen, d]`. */
-  dims?: readonly number[];
-  /** Shape of k (default: `dims`): `[kLen, d]` or `[kvHeads, kLen, d]` (heads a multiple of kvHeads: grouped-query attention). */
-  kDims?: readonly number[];
-  /** Shape of v (default: `kDims`): `[kLen, dv]` or `[kvHeads, kLen, dv]`. */
-  vDims?: readonly number[];
-  /** Logit scale (default 1/sqrt(d)). */
-  scale?: number;
-  /** Mask keys after the query, `j > queryOffset + i` (default false). */
-  causal?: boolean;
-  /** Absolute position of query 0 (default 0): keys sit at 0..kLen-1, query i at queryOffset + i. */
-  queryOffset?: number;
+export interface AttentionOptions extends HeadsAttentionOptions {
   /**
    * Additive bias: `[heads, qLen, kLen]` (e.g. `pe.t5.bias`, `pe.alibi.bias`), `[1, heads, qLen, kLen]`,
    * or `[qLen, kLen]` shared by every head. `-Infinity` entries mask; NaN and +Infinity are errors.

@@ -19,7 +19,7 @@ export type {
   RopeScalingType, RopeSpec, RopeXPosOptions, RotaryEmbeddingOptions, YarnRopeScaling,
 } from './rope.js';
 export type { Rope2dFrequencies } from './rope-forms.js';
-export type { IndexTensor } from './relative-args.js';
+export type { HeadsAttentionOptions, IndexTensor } from './relative-args.js';
 export type { ShawApi, ShawAttentionOptions, ShawGatherOptions, ShawIndexOptions } from './shaw.js';
 export type { TransformerXLApi, TxlRelShiftOptions, TxlScoreOptions, TxlSinusoidOptions } from './transformer-xl.js';
 export type { T5Api, T5BiasOptions, T5BucketOptions, T5MatrixOptions } from './t5.js';

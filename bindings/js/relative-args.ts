@@ -14,6 +14,22 @@ export interface IndexTensor {
   dims: number[];
 }
 
+/** Options shared by every q/k/v attention computation (`pe.attention`, `pe.shaw.logits`/`attention`). */
+export interface HeadsAttentionOptions {
+  /** Shape of q when it is a bare Float32Array: `[qLen, d]` or `[heads, qLen, d]`. */
+  dims?: readonly number[];
+  /** Shape of k (default: `dims`): `[kLen, d]` or `[kvHeads, kLen, d]` (heads a multiple of kvHeads: grouped-query attention). */
+  kDims?: readonly number[];
+  /** Shape of v (default: `kDims`): `[kLen, dv]` or `[kvHeads, kLen, dv]`; only where v is taken. */
+  vDims?: readonly number[];
+  /** Logit scale (default 1/sqrt(d)). */
+  scale?: number;
+  /** Mask keys after the query, `j > queryOffset + i` (default false). */
+  causal?: boolean;
+  /** Absolute position of query 0 (default 0): keys sit at 0..kLen-1, query i at queryOffset + i. */
+  queryOffset?: number;
+}
+
 /** The query/key lengths of a relative-position matrix. */
 export interface Lengths {
   qLen: number;

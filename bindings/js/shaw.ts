@@ -6,7 +6,7 @@ import type { Tensor, TensorInput } from './args.js';
 import { PosEncError } from './errors.js';
 import { Heap, HeapScope } from './heap.js';
 import { bytes, expectSize, flag, headDims, headTensor, int32Copy, lengthsOf, offsetOf, sameRank, scaleOf } from './relative-args.js';
-import type { HeadTensor, IndexTensor } from './relative-args.js';
+import type { HeadTensor, HeadsAttentionOptions, IndexTensor } from './relative-args.js';
 
 /** Options of {@link ShawApi.relativeIndices}. */
 export interface ShawIndexOptions {
@@ -32,21 +32,9 @@ export interface ShawGatherOptions {
 }
 
 /** Options of {@link ShawApi.logits} and {@link ShawApi.attention}. */
-export interface ShawAttentionOptions {
-  /** Shape of q when it is a bare Float32Array: `[qLen, d]` or `[heads, qLen, d]`. */
-  dims?: readonly number[];
-  /** Shape of k (default: `dims`): `[kLen, d]` or `[kvHeads, kLen, d]`. */
-  kDims?: readonly number[];
-  /** Shape of v (default: `kDims`): `[kLen, dv]` or `[kvHeads, kLen, dv]`. */
-  vDims?: readonly number[];
+export interface ShawAttentionOptions extends HeadsAttentionOptions {
   /** k (default: from the tables' 2k+1 rows; if given it must match them). */
   maxRelativePosition?: number;
-  /** Absolute position of query 0 (default 0); keys sit at 0..kLen-1. */
-  queryOffset?: number;
-  /** Logit scale (default 1/sqrt(d), the paper's). */
-  scale?: number;
-  /** Mask keys after the query (`j > queryOffset + i`) (default false). */
-  causal?: boolean;
 }
 
 /** Shaw et al. relative positions: `pe.shaw`. */

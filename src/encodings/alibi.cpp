@@ -79,18 +79,27 @@ Status alibi_bias_diagonals(const AlibiParams& p, float* out) {
   POSENC_RETURN_IF_ERROR(alibi_slopes(p.num_heads, p.max_bias, slopes.data()));
   const std::size_t diag_len = p.q_len + p.k_len - 1;
   const bool symmetric = p.form == AlibiForm::symmetric;
+  // The signed distance of each diagonal index, shared by the heads: causal -(i - j) = rel,
+  // symmetric -|i - j| = -|rel|. Then every head is one multiply per value, a loop the compiler
+  // vectorises.
+  std::vector<double> distance;
+  POSENC_RETURN_IF_ERROR(detail::allocate(distance, diag_len));
+  for (std::size_t t = 0; t < diag_len; ++t) {
+    const auto rel = static_cast<double>(detail::relative_of(t, p.q_len, p.query_offset));
+    distance[t] = symmetric ? -std::fabs(rel) : rel;
+  }
+  // Keys after the query (rel > 0) are the diagonal indices from `future` on.
+  const long long first_future = static_cast<long long>(p.q_len - 1 + p.query_offset) + 1;
+  const std::size_t future = p.mask_future ? static_cast<std::size_t>(std::min<long long>(
+                                                 first_future, static_cast<long long>(diag_len)))
+                                           : diag_len;
   for (std::size_t h = 0; h < heads; ++h) {
     float* diag = out + h * diag_len;
-    for (std::size_t t = 0; t < diag_len; ++t) {
-      const long long rel = detail::relative_of(t, p.q_len, p.query_offset);
-      if (rel > 0 && p.mask_future) {
-        diag[t] = -std::numeric_limits<float>::infinity();
-      } else {
-        // causal: -m (i - j) = m rel;  symmetric: -m |i - j| = -m |rel|
-        const double distance = symmetric ? -std::fabs(static_cast<double>(rel)) : static_cast<double>(rel);
-        diag[t] = static_cast<float>(slopes[h] * distance + 0.0);  // + 0.0 turns -0 (symmetric, i = j) into 0
-      }
+    const double m = slopes[h];
+    for (std::size_t t = 0; t < future; ++t) {
+      diag[t] = static_cast<float>(m * distance[t] + 0.0);  // + 0.0 turns -0 (symmetric, i = j) into 0
     }
+    std::fill(diag + future, diag + diag_len, -std::numeric_limits<float>::infinity());
   }
   return {};
 }

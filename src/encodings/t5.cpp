@@ -24,34 +24,93 @@ struct BucketPlan {
   bool bidirectional;
   long long nb;         // buckets of one direction
   long long max_exact;  // distances below it get their own bucket
+  long long max_distance;
   double log_range;     // ln(maxDistance / maxExact)
 };
 
 BucketPlan plan_of(const T5BucketParams& p) {
   const long long nb = p.bidirectional ? p.num_buckets / 2 : p.num_buckets;
   const long long max_exact = nb / 2;
-  return {p.bidirectional, nb, max_exact,
+  return {p.bidirectional, nb, max_exact, p.max_distance,
           std::log(static_cast<double>(p.max_distance) / static_cast<double>(max_exact))};
 }
 
-int bucket_of(const BucketPlan& plan, long long rel) {
-  long long out = 0;
-  long long n;
-  if (plan.bidirectional) {
-    if (rel > 0) out = plan.nb;
-    n = rel < 0 ? -rel : rel;
-  } else {
-    n = rel < 0 ? -rel : 0;
-  }
-  if (n < plan.max_exact) return static_cast<int>(out + n);
+/// The bucket of distance n >= 0 within one direction (before the direction's offset).
+long long distance_bucket(const BucketPlan& plan, long long n) {
+  if (n < plan.max_exact) return n;
   // The same order of operations as upstream: ln(n / maxExact) / ln(maxDistance / maxExact) * (nb - maxExact).
   const double scaled = std::log(static_cast<double>(n) / static_cast<double>(plan.max_exact)) / plan.log_range *
                         static_cast<double>(plan.nb - plan.max_exact);
   // min(nb - 1, maxExact + trunc(scaled)): beyond maxDistance the log term exceeds the last bucket.
   // Compared before the conversion, so huge distances never overflow the integer.
   const double last = static_cast<double>(plan.nb - 1 - plan.max_exact);
-  const long long bucket = scaled >= last ? plan.nb - 1 : plan.max_exact + static_cast<long long>(scaled);
-  return static_cast<int>(out + bucket);
+  return scaled >= last ? plan.nb - 1 : plan.max_exact + static_cast<long long>(scaled);
+}
+
+int bucket_of(const BucketPlan& plan, long long rel) {
+  if (plan.bidirectional) {
+    return static_cast<int>((rel > 0 ? plan.nb : 0) + distance_bucket(plan, rel < 0 ? -rel : rel));
+  }
+  return static_cast<int>(distance_bucket(plan, rel < 0 ? -rel : 0));
+}
+
+/// The smallest distance whose bucket is at least b (maxExact < b < nb): the inverse of the log
+/// formula, n = maxExact * exp((b - maxExact) / (nb - maxExact) * ln(maxDistance / maxExact)),
+/// rounded up and then corrected with distance_bucket itself, so the boundary is exactly where the
+/// formula moves (it is non-decreasing in n: consecutive distances differ by far more than the
+/// rounding of their logs). At most maxDistance, whose bucket is the last.
+long long first_distance_of(const BucketPlan& plan, long long b) {
+  const double estimate = static_cast<double>(plan.max_exact) *
+                          std::exp(static_cast<double>(b - plan.max_exact) /
+                                   static_cast<double>(plan.nb - plan.max_exact) * plan.log_range);
+  long long n = std::clamp<long long>(static_cast<long long>(std::ceil(estimate)), plan.max_exact, plan.max_distance);
+  while (n > plan.max_exact && distance_bucket(plan, n - 1) >= b) --n;
+  while (distance_bucket(plan, n) < b) ++n;
+  return n;
+}
+
+/// out[n - from] = distance_bucket(n) for n in [from, to]. The log buckets come in runs (all of
+/// them ends at maxDistance), so each run costs a few logs at its boundary instead of one per
+/// distance: 128 x 128 needs ~30 logs instead of 255.
+void fill_distance_buckets(const BucketPlan& plan, long long from, long long to, std::int32_t* out) {
+  long long n = from;
+  while (n <= to && n < plan.max_exact) {
+    out[n - from] = static_cast<std::int32_t>(n);
+    ++n;
+  }
+  while (n <= to) {
+    const long long b = distance_bucket(plan, n);
+    const long long end = b == plan.nb - 1 ? to + 1 : std::min(to + 1, first_distance_of(plan, b + 1));
+    std::fill(out + (n - from), out + (end - from), static_cast<std::int32_t>(b));
+    n = end;
+  }
+}
+
+/// buckets[t] = bucket_of(relative position of diagonal index t), t = 0 .. qLen + kLen - 2.
+Status diagonal_buckets(const BucketPlan& plan, std::size_t q_len, std::size_t k_len, std::size_t query_offset,
+                        std::vector<std::int32_t>& buckets) {
+  const std::size_t diag_len = q_len + k_len - 1;
+  POSENC_RETURN_IF_ERROR(detail::allocate(buckets, diag_len));
+  const long long rel_min = detail::relative_of(0, q_len, query_offset);
+  const long long rel_max = detail::relative_of(diag_len - 1, q_len, query_offset);
+  // Distances needed: -rel on the side rel <= 0, rel on the side rel > 0 (bidirectional only; a
+  // causal model puts every future key in bucket 0). Both ranges lie in [n_lo, n_hi], and
+  // n_hi - n_lo < diag_len, because the relative positions are diag_len consecutive integers.
+  const long long n_lo = rel_max >= 0 ? 0 : -rel_max;
+  const long long n_hi = std::max(rel_min <= 0 ? -rel_min : 0LL, plan.bidirectional ? rel_max : 0LL);
+  std::vector<std::int32_t> by_distance;
+  POSENC_RETURN_IF_ERROR(detail::allocate(by_distance, static_cast<std::size_t>(n_hi - n_lo + 1)));
+  fill_distance_buckets(plan, n_lo, n_hi, by_distance.data());
+  const auto offset = static_cast<std::int32_t>(plan.nb);
+  for (std::size_t t = 0; t < diag_len; ++t) {
+    const long long rel = rel_min + static_cast<long long>(t);
+    if (rel <= 0) {
+      buckets[t] = by_distance[static_cast<std::size_t>(-rel - n_lo)];
+    } else {
+      buckets[t] = plan.bidirectional ? offset + by_distance[static_cast<std::size_t>(rel - n_lo)] : 0;
+    }
+  }
+  return {};
 }
 
 }  // namespace
@@ -84,9 +143,10 @@ Status t5_bucket_matrix(const T5BucketParams& p, std::size_t q_len, std::size_t 
                         std::int32_t* out) {
   POSENC_RETURN_IF_ERROR(validate(p));
   POSENC_RETURN_IF_ERROR(detail::check_relative_lengths(q_len, k_len, query_offset));
-  const BucketPlan plan = plan_of(p);
-  return detail::fill_relative_matrix<std::int32_t>(
-      q_len, k_len, query_offset, [&](long long rel) { return static_cast<std::int32_t>(bucket_of(plan, rel)); }, out);
+  std::vector<std::int32_t> buckets;
+  POSENC_RETURN_IF_ERROR(diagonal_buckets(plan_of(p), q_len, k_len, query_offset, buckets));
+  detail::fill_shifted_rows(buckets.data(), q_len, k_len, out);
+  return {};
 }
 
 Status t5_bias_diagonals(const T5BucketParams& p, const T5BiasTable& table, std::size_t q_len, std::size_t k_len,
@@ -99,15 +159,20 @@ Status t5_bias_diagonals(const T5BucketParams& p, const T5BiasTable& table, std:
                                                          std::to_string(table.rows));
   }
   POSENC_RETURN_IF_ERROR(detail::check_relative_lengths(q_len, k_len, query_offset, table.heads));
-  const BucketPlan plan = plan_of(p);
-  const std::size_t diag_len = q_len + k_len - 1;
   std::vector<std::int32_t> buckets;
-  POSENC_RETURN_IF_ERROR(detail::allocate(buckets, diag_len));
-  // One log per relative position, shared by all heads; then a gather per head.
-  for (std::size_t t = 0; t < diag_len; ++t) buckets[t] = bucket_of(plan, detail::relative_of(t, q_len, query_offset));
+  POSENC_RETURN_IF_ERROR(diagonal_buckets(plan_of(p), q_len, k_len, query_offset, buckets));
+  // The buckets come in runs along the diagonal (the exact ones are runs of one), so each head's
+  // vector is a few fills of one table value per run.
+  const std::size_t diag_len = buckets.size();
   for (std::size_t h = 0; h < table.heads; ++h) {
     float* diag = out + h * diag_len;
-    for (std::size_t t = 0; t < diag_len; ++t) diag[t] = table.data[static_cast<std::size_t>(buckets[t]) * table.heads + h];
+    std::size_t t = 0;
+    while (t < diag_len) {
+      std::size_t end = t + 1;
+      while (end < diag_len && buckets[end] == buckets[t]) ++end;
+      std::fill(diag + t, diag + end, table.data[static_cast<std::size_t>(buckets[t]) * table.heads + h]);
+      t = end;
+    }
   }
   return {};
 }

@@ -71,12 +71,18 @@ TEST_CASE("alibi slopes equal MPT's construction for 1..100 heads and other maxB
 }
 
 TEST_CASE("alibi causal form: -m (i - j), future keys -Infinity or the formula", "[alibi]") {
-  for (std::size_t offset : {std::size_t{0}, std::size_t{5}}) {
+  // Short rows (SIMD copies) and rows of 300 keys (bulk copies); offsets that leave every key, some
+  // keys or no key in the future.
+  struct Shape {
+    std::size_t q_len, k_len, offset;
+  };
+  for (const Shape shape : {Shape{6, 13, 0}, Shape{6, 13, 5}, Shape{3, 300, 0}, Shape{3, 300, 150}, Shape{2, 300, 400}}) {
+    const std::size_t offset = shape.offset;
     for (bool mask : {true, false}) {
       AlibiParams p;
       p.num_heads = 12;
-      p.q_len = 6;
-      p.k_len = 13;
+      p.q_len = shape.q_len;
+      p.k_len = shape.k_len;
       p.query_offset = offset;
       p.mask_future = mask;
       const auto out = bias(p);

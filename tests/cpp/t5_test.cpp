@@ -103,6 +103,32 @@ TEST_CASE("t5 bucket matrix: key minus query with a query offset, lengths beyond
   }
 }
 
+TEST_CASE("t5 bucket matrix: every distance of long, tall, offset and huge-offset shapes matches the formula", "[t5]") {
+  // The matrix is filled from runs of equal buckets whose ends are found by inverting the log
+  // formula; these shapes put run ends, maxDistance and the exact range at every kind of place.
+  struct Shape {
+    std::size_t q_len, k_len, offset;
+  };
+  const std::vector<Shape> shapes = {{1, 3000, 0},   {3000, 1, 0},  {2, 1500, 700}, {40, 300, 100},
+                                     {64, 64, 2147483000}, {1, 1, 2147483647}, {129, 129, 0}};
+  for (auto [nb, md] : kConfigs) {
+    for (bool bidirectional : {true, false}) {
+      for (const Shape& s : shapes) {
+        INFO("numBuckets " << nb << " maxDistance " << md << " bidirectional " << bidirectional << " shape " << s.q_len
+                           << " x " << s.k_len << " offset " << s.offset);
+        std::vector<std::int32_t> out(s.q_len * s.k_len, -1);
+        REQUIRE(t5_bucket_matrix(T5BucketParams{nb, md, bidirectional}, s.q_len, s.k_len, s.offset, out.data()).ok());
+        for (std::size_t i = 0; i < s.q_len; ++i) {
+          for (std::size_t j = 0; j < s.k_len; ++j) {
+            const long long rel = static_cast<long long>(j) - static_cast<long long>(s.offset + i);
+            REQUIRE(out[i * s.k_len + j] == t5_formula(rel, bidirectional, nb, md));
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("t5 bias gathers table[bucket, head] into [heads, qLen, kLen]", "[t5]") {
   const int nb = 32, md = 128;
   const std::size_t heads = 12, q_len = 9, k_len = 200, offset = 150;

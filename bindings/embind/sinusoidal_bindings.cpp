@@ -7,26 +7,26 @@
 namespace posenc::bindings {
 namespace {
 
-SinusoidalParams params(int dim, double base, int layout) {
-  return SinusoidalParams{dim, base, static_cast<SinusoidLayout>(layout)};
+SinusoidalParams params(int dim, double base, int layout, int precision) {
+  return SinusoidalParams{dim, base, static_cast<SinusoidLayout>(layout), static_cast<SinusoidPrecision>(precision)};
 }
 
-int sinusoidal_table_binding(std::uintptr_t out, int count, int dim, double base, int layout, double offset,
-                             std::uintptr_t ids) {
+int sinusoidal_table_binding(std::uintptr_t out, int count, int dim, double base, int layout, int precision,
+                             double offset, std::uintptr_t ids) {
   return guarded([&] {
     std::size_t n = 0;
     POSENC_RETURN_IF_ERROR(to_size("length", count, &n));
-    return sinusoidal_table(params(dim, base, layout), positions_from(offset, ids, false), n, ptr<float>(out));
+    return sinusoidal_table(params(dim, base, layout, precision), positions_from(offset, ids, false), n, ptr<float>(out));
   });
 }
 
-int sinusoidal_add_binding(std::uintptr_t x, int batch, int seq, int dim, double base, int layout, double offset,
-                           std::uintptr_t ids, bool per_batch) {
+int sinusoidal_add_binding(std::uintptr_t x, int batch, int seq, int dim, double base, int layout, int precision,
+                           double offset, std::uintptr_t ids, bool per_batch) {
   return guarded([&] {
     std::size_t b = 0, s = 0;
     POSENC_RETURN_IF_ERROR(to_size("batch", batch, &b));
     POSENC_RETURN_IF_ERROR(to_size("seq", seq, &s));
-    return sinusoidal_add(params(dim, base, layout), positions_from(offset, ids, per_batch), b, s, ptr<float>(x));
+    return sinusoidal_add(params(dim, base, layout, precision), positions_from(offset, ids, per_batch), b, s, ptr<float>(x));
   });
 }
 

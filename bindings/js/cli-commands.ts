@@ -74,8 +74,8 @@ export const COMMANDS: Record<string, Command> = {
 
   sinusoidal: {
     summary: 'write a sinusoidal table [length, dim]',
-    usage: 'posenc sinusoidal --length N --dim D [--base 10000] [--layout interleaved|half] [--offset 0] --out table.npy',
-    flags: ['length', 'dim', 'base', 'layout', 'offset', 'out'],
+    usage: 'posenc sinusoidal --length N --dim D [--base 10000] [--layout interleaved|half] [--precision exact|fast] [--offset 0] --out table.npy',
+    flags: ['length', 'dim', 'base', 'layout', 'precision', 'offset', 'out'],
     async run(pe, flags, print) {
       const out = need(flags, 'out');
       const t = pe.sinusoidal.table({
@@ -83,6 +83,7 @@ export const COMMANDS: Record<string, Command> = {
         dim: needNum(flags, 'dim'),
         base: num(flags, 'base'),
         layout: flags.values.layout as 'interleaved' | 'half' | undefined,
+        precision: flags.values.precision as 'exact' | 'fast' | undefined,
         offset: num(flags, 'offset'),
       });
       await writeTensorFile(pe, out, t);

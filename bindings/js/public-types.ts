@@ -7,7 +7,7 @@ export type { PositionIdsInput, Tensor, TensorInput, TensorLike } from './args.j
 export { PositionTable } from './position-table.js';
 export type { TableAddOptions, TableLookupOptions, TablePositionOptions } from './position-table.js';
 export type {
-  SinusoidalAddOptions, SinusoidalApi, SinusoidalCacheOptions, SinusoidalParams, SinusoidalTableOptions, SinusoidLayout,
+  SinusoidalAddOptions, SinusoidalApi, SinusoidalCacheOptions, SinusoidalParams, SinusoidalTableOptions, SinusoidLayout, SinusoidPrecision,
 } from './sinusoidal.js';
 export type { LearnedAddOptions, LearnedApi, LearnedLookupOptions } from './learned.js';
 export type { GridSizeInput, LearnedInterpolateOptions } from './vit.js';

@@ -15,10 +15,12 @@ export interface RawModule {
   lastErrorMessage(): string;
   simdArch(): string;
 
-  sinusoidalTable(out: Ptr, count: number, dim: number, base: number, layout: number, offset: number, ids: Ptr): number;
+  sinusoidalTable(
+    out: Ptr, count: number, dim: number, base: number, layout: number, precision: number, offset: number, ids: Ptr,
+  ): number;
   sinusoidalAdd(
-    x: Ptr, batch: number, seq: number, dim: number, base: number, layout: number, offset: number, ids: Ptr,
-    perBatch: boolean,
+    x: Ptr, batch: number, seq: number, dim: number, base: number, layout: number, precision: number, offset: number,
+    ids: Ptr, perBatch: boolean,
   ): number;
   sinusoidalFrequencies(out: Ptr, dim: number, base: number): void;
 

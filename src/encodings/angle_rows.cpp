@@ -60,8 +60,13 @@ void angle_rows_range(const double* freq, std::size_t pairs, double start, std::
     if (count > 1) kernels::sincos(w, n, sw, cw);  // the one-position step (a single row needs none)
     for (std::size_t t = 0; t < count; t += kResyncRows) {  // a direct row, then steps up to the next one
       const double p = start + static_cast<double>(t);
-      for (std::size_t j = 0; j < n; ++j) angle[j] = p * w[j];
-      kernels::sincos(angle, n, s, c);
+      if (p == 0.0) {  // position 0 (the first row of every table): sin 0 = 0, cos 0 = 1, no polynomial
+        std::fill(s, s + n, 0.0);
+        std::fill(c, c + n, 1.0);
+      } else {
+        for (std::size_t j = 0; j < n; ++j) angle[j] = p * w[j];
+        kernels::sincos(angle, n, s, c);
+      }
       emit_row(sink, t, i0, n, s, c);
       const std::size_t last = std::min(count, t + kResyncRows);  // rows t+1 .. last-1 follow by steps
       for (std::size_t u = t; u + 1 < last; u += kRowsPerPass) {

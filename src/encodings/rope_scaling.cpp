@@ -22,7 +22,7 @@
 #include <string>
 
 #include "encodings/checks.hpp"
-#include "encodings/per_thread.hpp"
+#include "encodings/power_frequencies.hpp"
 #include "encodings/scratch.hpp"
 
 namespace posenc {
@@ -284,23 +284,7 @@ Status rope_default_inv_freq(int rotary_dim, double base, std::vector<double>* i
     return detail::invalid("rotaryDim must be an even integer >= 2, got " + std::to_string(rotary_dim));
   }
   POSENC_RETURN_IF_ERROR(detail::check_positive("base", base));
-  // Decoding loops ask for the same frequencies at every step, and rotaryDim/2 calls of std::pow
-  // cost more than rotating a token: the last answer is remembered (per thread).
-  POSENC_PER_THREAD int memo_dim = 0;
-  POSENC_PER_THREAD double memo_base = 0.0;
-  POSENC_PER_THREAD std::vector<double> memo;
-  if (rotary_dim == memo_dim && base == memo_base) return detail::assign(*inv_freq, memo);
-  const auto pairs = static_cast<std::size_t>(rotary_dim / 2);
-  POSENC_RETURN_IF_ERROR(detail::allocate(*inv_freq, pairs));
-  for (std::size_t i = 0; i < pairs; ++i) {
-    (*inv_freq)[i] = std::pow(base, -2.0 * static_cast<double>(i) / static_cast<double>(rotary_dim));
-  }
-  memo_dim = 0;
-  if (detail::assign(memo, *inv_freq).ok()) {
-    memo_dim = rotary_dim;
-    memo_base = base;
-  }
-  return {};
+  return detail::power_frequencies(rotary_dim, base, static_cast<std::size_t>(rotary_dim / 2), inv_freq);
 }
 
 Status rope_frequencies(const RopeConfig& config, RopeFrequencies* out) {

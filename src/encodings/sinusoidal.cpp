@@ -9,6 +9,7 @@
 
 #include "encodings/angle_rows.hpp"
 #include "encodings/checks.hpp"
+#include "encodings/power_frequencies.hpp"
 #include "kernels/kernels.hpp"
 
 namespace posenc {
@@ -41,31 +42,33 @@ ColumnPlan plan_columns(const SinusoidalParams& p) {
 }
 
 /// Writes `count` rows (row_stride floats apart) for the given positions.
-void write_rows(const SinusoidalParams& p, const std::vector<double>& freq, const Positions& positions,
-                std::size_t first_token, std::size_t count, float* out, std::size_t row_stride) {
+Status write_rows(const SinusoidalParams& p, const std::vector<double>& freq, const Positions& positions,
+                  std::size_t first_token, std::size_t count, float* out, std::size_t row_stride) {
   const ColumnPlan plan = plan_columns(p);
-  auto run = [&](const double* w, std::size_t n, detail::AngleSink sink) {
-    if (positions.is_range()) {
-      detail::angle_rows_range(w, n, positions.offset + static_cast<double>(first_token), count, sink);
-    } else {
+  auto run = [&](const double* w, std::size_t n, detail::AngleSink sink) -> Status {
+    if (!positions.is_range()) {
       detail::angle_rows_list(w, n, positions.ids + first_token, count, sink);
+      return {};
     }
+    const double start = positions.offset + static_cast<double>(first_token);
+    if (p.precision == SinusoidPrecision::fast) return detail::angle_rows_range_fast(w, n, start, count, sink);
+    detail::angle_rows_range(w, n, start, count, sink);
+    return {};
   };
   if (plan.full_pairs > 0) {
-    run(freq.data(), plan.full_pairs,
-        detail::AngleSink{out + plan.sin_offset, out + plan.cos_offset, row_stride, plan.elem_stride, 1.0});
+    POSENC_RETURN_IF_ERROR(run(freq.data(), plan.full_pairs,
+                               detail::AngleSink{out + plan.sin_offset, out + plan.cos_offset, row_stride,
+                                                 plan.elem_stride, 1.0}));
   }
   if (plan.extra_sine) {
-    run(freq.data() + plan.full_pairs, 1,
-        detail::AngleSink{out + plan.extra_sine_column, nullptr, row_stride, 1, 1.0});
+    POSENC_RETURN_IF_ERROR(run(freq.data() + plan.full_pairs, 1,
+                               detail::AngleSink{out + plan.extra_sine_column, nullptr, row_stride, 1, 1.0}));
   }
+  return {};
 }
 
 Status frequencies(const SinusoidalParams& p, std::vector<double>* freq) {
-  const int pairs = (p.dim + 1) / 2;
-  POSENC_RETURN_IF_ERROR(detail::allocate(*freq, static_cast<std::size_t>(pairs)));
-  for (int i = 0; i < pairs; ++i) (*freq)[static_cast<std::size_t>(i)] = sinusoid_frequency(p, i);
-  return {};
+  return detail::power_frequencies(p.dim, p.base, static_cast<std::size_t>((p.dim + 1) / 2), freq);
 }
 
 }  // namespace
@@ -75,6 +78,9 @@ Status validate(const SinusoidalParams& p) {
   POSENC_RETURN_IF_ERROR(detail::check_positive("base", p.base));
   if (p.layout != SinusoidLayout::interleaved && p.layout != SinusoidLayout::half) {
     return detail::invalid("layout must be 'interleaved' or 'half'");
+  }
+  if (p.precision != SinusoidPrecision::exact && p.precision != SinusoidPrecision::fast) {
+    return detail::invalid("precision must be 'exact' or 'fast'");
   }
   return {};
 }
@@ -92,8 +98,7 @@ Status sinusoidal_table(const SinusoidalParams& p, const Positions& positions, s
   POSENC_RETURN_IF_ERROR(detail::checked_product({count, static_cast<std::size_t>(p.dim)}, "the table", &total));
   std::vector<double> freq;
   POSENC_RETURN_IF_ERROR(frequencies(p, &freq));
-  write_rows(p, freq, positions, 0, count, out, static_cast<std::size_t>(p.dim));
-  return {};
+  return write_rows(p, freq, positions, 0, count, out, static_cast<std::size_t>(p.dim));
 }
 
 Status sinusoidal_add(const SinusoidalParams& p, const Positions& positions, std::size_t batch, std::size_t seq,
@@ -120,7 +125,7 @@ Status sinusoidal_add(const SinusoidalParams& p, const Positions& positions, std
         positions.per_batch ? Positions::list(positions.ids + g * seq) : positions;
     for (std::size_t s0 = 0; s0 < seq; s0 += chunk) {
       const std::size_t n = std::min(chunk, seq - s0);
-      write_rows(p, freq, row_positions, s0, n, rows.data(), d);
+      POSENC_RETURN_IF_ERROR(write_rows(p, freq, row_positions, s0, n, rows.data(), d));
       for (std::size_t r = 0; r < rows_per_group; ++r) {
         const std::size_t b = g + r;
         kernels::add(x + (b * seq + s0) * d, rows.data(), n * d);

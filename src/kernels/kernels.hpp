@@ -28,6 +28,14 @@ namespace posenc::kernels {
   void phasor_rows_narrow_interleave(double* c, double* s, const double* cw, const double* sw,      \
                                      std::size_t n, std::size_t rows, double scale, float* dst,     \
                                      std::size_t row_stride);                                       \
+  /** Rows from float anchors and offsets (anchor-inl.hpp): for r < rows, i < n, with the offset     \
+      row r at sk/ck + r * n: sin_out[r * row_stride + i] = s0[i] ck[r, i] + c0[i] sk[r, i] and      \
+      cos_out[...] = c0[i] ck[r, i] - s0[i] sk[r, i] (a null output is skipped). */                  \
+  void anchor_rows(const float* s0, const float* c0, const float* sk, const float* ck, std::size_t n, \
+                   std::size_t rows, float* cos_out, float* sin_out, std::size_t row_stride);       \
+  /** The same, writing [sin, cos] pairs at dst + r * row_stride + 2i. */                            \
+  void anchor_rows_interleave(const float* s0, const float* c0, const float* sk, const float* ck,   \
+                              std::size_t n, std::size_t rows, float* dst, std::size_t row_stride); \
   /** dst[i * stride] = float(src[i] * scale). */                                                   \
   void narrow(const double* src, std::size_t n, double scale, float* dst, std::size_t stride);      \
   /** dst[2i] = float(a[i] * scale), dst[2i + 1] = float(b[i] * scale): two rows interleaved. */     \

@@ -38,6 +38,30 @@ void phasor_rows_narrow_interleave(double* c, double* s, const double* cw, const
   }
 }
 
+void anchor_rows(const float* s0, const float* c0, const float* sk, const float* ck, std::size_t n, std::size_t rows,
+                 float* cos_out, float* sin_out, std::size_t row_stride) {
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const float c = ck[r * n + i];
+      const float s = sk[r * n + i];
+      if (sin_out != nullptr) sin_out[r * row_stride + i] = s0[i] * c + c0[i] * s;
+      if (cos_out != nullptr) cos_out[r * row_stride + i] = c0[i] * c - s0[i] * s;
+    }
+  }
+}
+
+void anchor_rows_interleave(const float* s0, const float* c0, const float* sk, const float* ck, std::size_t n,
+                            std::size_t rows, float* dst, std::size_t row_stride) {
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const float c = ck[r * n + i];
+      const float s = sk[r * n + i];
+      dst[r * row_stride + 2 * i] = s0[i] * c + c0[i] * s;
+      dst[r * row_stride + 2 * i + 1] = c0[i] * c - s0[i] * s;
+    }
+  }
+}
+
 void narrow(const double* src, std::size_t n, double scale, float* dst, std::size_t stride) {
   for (std::size_t i = 0; i < n; ++i) dst[i * stride] = static_cast<float>(src[i] * scale);
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "kernels/kernels.hpp"
+#include "kernels/anchor-inl.hpp"
 #include "kernels/elementwise-inl.hpp"
 #include "kernels/rotate-inl.hpp"
 #include "kernels/sincos-inl.hpp"
@@ -73,6 +74,16 @@ void phasor_rows_narrow_interleave(double* c, double* s, const double* cw, const
     simd::phasor_step<Arch>(c + i0, s + i0, cw + i0, sw + i0, n - i0);
     narrow_interleave(s + i0, c + i0, n - i0, scale, dst + r * row_stride + 2 * i0);
   }
+}
+
+void anchor_rows(const float* s0, const float* c0, const float* sk, const float* ck, std::size_t n, std::size_t rows,
+                 float* cos_out, float* sin_out, std::size_t row_stride) {
+  simd::anchor_rows<Arch>(s0, c0, sk, ck, n, rows, cos_out, sin_out, row_stride);
+}
+
+void anchor_rows_interleave(const float* s0, const float* c0, const float* sk, const float* ck, std::size_t n,
+                            std::size_t rows, float* dst, std::size_t row_stride) {
+  simd::anchor_rows_interleave<Arch>(s0, c0, sk, ck, n, rows, dst, row_stride);
 }
 
 // xsimd 8.1 has no double->float batch conversion. Natively, compilers vectorise these plain loops

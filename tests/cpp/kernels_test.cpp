@@ -309,6 +309,42 @@ TEST_CASE("phasor_rows_narrow and phasor_rows_narrow_interleave match the refere
   }
 }
 
+TEST_CASE("anchor_rows and anchor_rows_interleave match the reference for every width", "[kernels][trig]") {
+  for (std::size_t n = 0; n <= kMaxWidth; ++n) {
+    for (std::size_t shift = 0; shift <= 3; ++shift) {
+      for (std::size_t rows : {1, 2, 3, 5}) {
+        const auto s0 = random_floats(n + shift, 3 + n);
+        const auto c0 = random_floats(n + shift, 5 + n);
+        const auto sk = random_floats(rows * n + shift, 7 + n);
+        const auto ck = random_floats(rows * n + shift, 9 + n);
+        const std::size_t stride = n + shift + 3;  // rows farther apart than their width: gaps stay untouched
+        INFO("n " << n << " shift " << shift << " rows " << rows);
+        {
+          std::vector<float> co(rows * stride + shift + 1, -7.0f), so = co, rco = co, rso = co;
+          k::anchor_rows(s0.data() + shift, c0.data() + shift, sk.data() + shift, ck.data() + shift, n, rows,
+                         co.data() + shift, so.data() + shift, stride);
+          k::reference::anchor_rows(s0.data() + shift, c0.data() + shift, sk.data() + shift, ck.data() + shift, n,
+                                    rows, rco.data() + shift, rso.data() + shift, stride);
+          REQUIRE(max_abs_diff(co.data(), rco.data(), co.size()) <= kFloatTol);
+          REQUIRE(max_abs_diff(so.data(), rso.data(), so.size()) <= kFloatTol);
+          std::vector<float> only(rows * stride + shift + 1, -7.0f);  // a null output is skipped
+          k::anchor_rows(s0.data() + shift, c0.data() + shift, sk.data() + shift, ck.data() + shift, n, rows, nullptr,
+                         only.data() + shift, stride);
+          REQUIRE(max_abs_diff(only.data(), rso.data(), only.size()) <= kFloatTol);
+        }
+        {
+          std::vector<float> out(rows * 2 * stride + shift + 1, -7.0f), ref = out;
+          k::anchor_rows_interleave(s0.data() + shift, c0.data() + shift, sk.data() + shift, ck.data() + shift, n,
+                                    rows, out.data() + shift, 2 * stride);
+          k::reference::anchor_rows_interleave(s0.data() + shift, c0.data() + shift, sk.data() + shift,
+                                               ck.data() + shift, n, rows, ref.data() + shift, 2 * stride);
+          REQUIRE(max_abs_diff(out.data(), ref.data(), out.size()) <= kFloatTol);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("add matches the reference on long rows (the unrolled body)", "[kernels]") {
   for (std::size_t n : {63, 64, 65, 127, 128, 129, 1000, 1031}) {
     for (std::size_t shift = 0; shift <= 3; ++shift) {

@@ -100,6 +100,50 @@ TEST_CASE("sinusoidal_add adds the table to every batch row, with offsets and pe
   }
 }
 
+TEST_CASE("sinusoidal precision 'fast': within 3.2e-7 of the float64 formula at every size and position", "[sinusoidal]") {
+  // 63 rows take the exact path; 64 and more combine anchors every 32 rows with 32 offset rows,
+  // including partial last blocks (97, 300) and positions far from 0.
+  for (int dim : {1, 2, 7, 64, 65, 513, 768}) {
+    for (auto layout : {SinusoidLayout::interleaved, SinusoidLayout::half}) {
+      for (double base : {10000.0, 1e6}) {
+        for (double start : {0.0, 5.0, 1e6}) {
+          for (std::size_t n : {std::size_t{63}, std::size_t{64}, std::size_t{97}, std::size_t{300}}) {
+            const SinusoidalParams exact{dim, base, layout};
+            const SinusoidalParams fast{dim, base, layout, SinusoidPrecision::fast};
+            std::vector<float> a(n * static_cast<std::size_t>(dim)), b(a.size());
+            REQUIRE(sinusoidal_table(exact, Positions::range(start), n, a.data()).ok());
+            REQUIRE(sinusoidal_table(fast, Positions::range(start), n, b.data()).ok());
+            std::vector<double> pos(n);
+            for (std::size_t t = 0; t < n; ++t) pos[t] = start + static_cast<double>(t);
+            INFO("dim " << dim << " layout " << static_cast<int>(layout) << " base " << base << " start " << start
+                        << " rows " << n);
+            REQUIRE(table_error(fast, pos, b) <= 3.2e-7);
+            if (n < 64) REQUIRE(a == b);  // short tables are computed exactly
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("sinusoidal precision 'fast' leaves explicit positions exact and applies to add", "[sinusoidal]") {
+  const std::vector<double> pos = {0, -1, 2.5, 1e6, 7};
+  const SinusoidalParams exact{64, 10000.0, SinusoidLayout::interleaved};
+  const SinusoidalParams fast{64, 10000.0, SinusoidLayout::interleaved, SinusoidPrecision::fast};
+  std::vector<float> a(pos.size() * 64), b(a.size());
+  REQUIRE(sinusoidal_table(exact, Positions::list(pos.data()), pos.size(), a.data()).ok());
+  REQUIRE(sinusoidal_table(fast, Positions::list(pos.data()), pos.size(), b.data()).ok());
+  CHECK(a == b);
+
+  const std::size_t seq = 200, d = 64;
+  const auto x0 = posenc::test::random_floats(seq * d, 7);
+  auto x = x0;
+  REQUIRE(sinusoidal_add(fast, Positions::range(3), 1, seq, x.data()).ok());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    REQUIRE(std::fabs(x[i] - (x0[i] + sinusoid_f64(3.0 + static_cast<double>(i / d), i % d, d, 10000.0))) <= 4e-7);
+  }
+}
+
 TEST_CASE("sinusoidal rejects bad parameters with a message naming the argument", "[sinusoidal][errors]") {
   std::vector<float> out(64);
   auto check = [&](SinusoidalParams p, Positions pos, std::size_t n, StatusCode code, const char* needle) {
@@ -116,6 +160,8 @@ TEST_CASE("sinusoidal rejects bad parameters with a message naming the argument"
   check({8, 10000.0}, Positions::range(0), 0, StatusCode::invalid_argument, "length");
   check({8, 10000.0}, Positions::range(NAN), 1, StatusCode::invalid_argument, "offset");
   check({8, 10000.0, static_cast<SinusoidLayout>(9)}, Positions::range(0), 1, StatusCode::invalid_argument, "layout");
+  check({8, 10000.0, SinusoidLayout::half, static_cast<SinusoidPrecision>(2)}, Positions::range(0), 1,
+        StatusCode::invalid_argument, "precision");
   const double bad[2] = {1.0, INFINITY};
   check({4, 10000.0}, Positions::list(bad), 2, StatusCode::invalid_argument, "positionIds[1]");
 }

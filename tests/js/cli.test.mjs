@@ -42,6 +42,8 @@ test('sinusoidal writes the table the API computes, as .npy and .json', () => {
   const json = JSON.parse(readFileSync(file('s.json'), 'utf8'));
   assert.deepEqual(json.dims, [2, 4]);
   assert.deepEqual(json.data, Array.from(pe.sinusoidal.table({ length: 2, dim: 4 }).data));
+  ok('sinusoidal', '--length', '100', '--dim', '16', '--precision', 'fast', '--out', file('f.npy'));
+  assert.deepEqual(readNpy('f.npy'), pe.sinusoidal.table({ length: 100, dim: 16, precision: 'fast' }));
 });
 
 test('add-sinusoidal and add-learned transform embedding files', () => {

@@ -28,9 +28,9 @@ function safetensors() {
 
 /** [name, call(args...), valid args]. Options objects are the last argument. */
 const CASES = [
-  ['sinusoidal.table', (o) => pe.sinusoidal.table(o), [{ length: 4, dim: 6, base: 100, layout: 'half', offset: 2 }]],
-  ['sinusoidal.addTo', (x, o) => pe.sinusoidal.addTo(x, o), [T([2, 3, 4]), { offset: 1, base: 10, layout: 'interleaved' }]],
-  ['sinusoidal.createTable', (o) => pe.sinusoidal.createTable(o).dispose(), [{ maxLength: 8, dim: 4 }]],
+  ['sinusoidal.table', (o) => pe.sinusoidal.table(o), [{ length: 4, dim: 6, base: 100, layout: 'half', precision: 'fast', offset: 2 }]],
+  ['sinusoidal.addTo', (x, o) => pe.sinusoidal.addTo(x, o), [T([2, 3, 4]), { offset: 1, base: 10, layout: 'interleaved', precision: 'exact' }]],
+  ['sinusoidal.createTable', (o) => pe.sinusoidal.createTable(o).dispose(), [{ maxLength: 8, dim: 4, precision: 'fast' }]],
   ['learned.lookup', (t, o) => pe.learned.lookup(t, o), [T([6, 3]), { length: 2, offset: 1 }]],
   ['learned.addTo', (x, t, o) => pe.learned.addTo(x, t, o), [T([2, 3]), T([6, 3], 2), { positionIds: [0, 5] }]],
   ['learned.interpolate', (t, o) => pe.learned.interpolate(t, o), [T([10, 3]), { gridSize: [3, 3], newGridSize: [2, 4], numPrefixTokens: 1 }]],

@@ -91,6 +91,34 @@ test('createTable caches rows for repeated adds and lookups; dispose ends it', (
   throwsPosEnc(() => table.lookup({ length: 1 }), 'DISPOSED', /disposed/);
 });
 
+test("precision 'fast': within 3.2e-7 of the float64 formula in table, createTable and addTo", () => {
+  for (const [length, dim, offset, layout] of [[300, 768, 0, 'interleaved'], [130, 65, 1e6, 'half'], [64, 6, 5, 'interleaved']]) {
+    const { data } = pe.sinusoidal.table({ length, dim, offset, layout, precision: 'fast' });
+    const exact = pe.sinusoidal.table({ length, dim, offset, layout }).data;
+    const sines = Math.ceil(dim / 2);
+    let worst = 0;
+    let differs = false;
+    for (let t = 0; t < length; t++) {
+      for (let j = 0; j < dim; j++) {
+        const col = layout === 'half' ? (j < sines ? 2 * j : 2 * (j - sines) + 1) : j;
+        worst = Math.max(worst, Math.abs(data[t * dim + j] - sinusoid(offset + t, col, dim)));
+        differs ||= data[t * dim + j] !== exact[t * dim + j];
+      }
+    }
+    assert.ok(worst <= 3.2e-7, `${length} x ${dim} offset ${offset} ${layout}: error ${worst}`);
+    assert.ok(differs, 'the fast path ran (some value differs from the exact table)');
+  }
+  const table = pe.sinusoidal.createTable({ maxLength: 256, dim: 32, precision: 'fast' });
+  assert.deepEqual(table.toTensor().data, pe.sinusoidal.table({ length: 256, dim: 32, precision: 'fast' }).data);
+  table.dispose();
+  const x = new Float32Array(100 * 64);
+  pe.sinusoidal.addTo(x, { dims: [100, 64], offset: 9, precision: 'fast' });
+  for (let i = 0; i < x.length; i++) assert.ok(Math.abs(x[i] - sinusoid(9 + Math.floor(i / 64), i % 64, 64)) <= 3.2e-7);
+  // Explicit positions are always exact.
+  assert.deepEqual(pe.sinusoidal.table({ positionIds: [3, 1e6], dim: 8, precision: 'fast' }).data,
+    pe.sinusoidal.table({ positionIds: [3, 1e6], dim: 8 }).data);
+});
+
 test('every bad argument throws a PosEncError naming it', () => {
   const t = (opts) => () => pe.sinusoidal.table(opts);
   throwsPosEnc(t({ length: 4 }), 'MISSING_OPTION', /'dim'/);
@@ -103,6 +131,9 @@ test('every bad argument throws a PosEncError naming it', () => {
   throwsPosEnc(t({ length: 4, dim: 4, base: -1 }), 'INVALID_ARGUMENT', /base must be a finite number > 0/);
   throwsPosEnc(t({ length: 4, dim: 4, offset: Infinity }), 'INVALID_ARGUMENT', /offset/);
   throwsPosEnc(t({ length: 4, dim: 4, layout: 'concat' }), 'INVALID_ARGUMENT', /layout must be 'interleaved' or 'half'/);
+  throwsPosEnc(t({ length: 4, dim: 4, precision: 'float16' }), 'INVALID_ARGUMENT', /precision must be 'exact' or 'fast', got 'float16'/);
+  throwsPosEnc(t({ length: 4, dim: 4, precision: 1 }), 'INVALID_TYPE', /precision must be/);
+  throwsPosEnc(() => pe.sinusoidal.createTable({ maxLength: 4, dim: 4, precision: 'Fast' }), 'INVALID_ARGUMENT', /sinusoidal\.createTable: precision/);
   throwsPosEnc(t({ length: 4, dim: 4, lenght: 3 }), 'UNKNOWN_OPTION', /lenght/);
   throwsPosEnc(t({ positionIds: [1, NaN], dim: 4 }), 'INVALID_ARGUMENT', /positionIds\[1\]/);
   throwsPosEnc(t({ positionIds: [1, '2'], dim: 4 }), 'INVALID_TYPE', /positionIds\[1\]/);

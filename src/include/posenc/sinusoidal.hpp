@@ -18,13 +18,23 @@ namespace posenc {
 /// cosines, i.e. it is the same set of columns, sines first.
 enum class SinusoidLayout : int { interleaved = 0, half = 1 };
 
+/// How table values are computed from the double-precision angles (both form p * w_i in double).
+///
+///     exact: sin and cos evaluated in double and rounded once to float (error <= half an ulp).
+///     fast:  every 32nd row and the first 32 rows computed that way; the rows between combine
+///            them by the angle-addition identities in float arithmetic. Absolute error at most
+///            3.2e-7, nothing accumulates along the table, about twice as fast for long tables.
+///            Ranges of positions only; explicit position lists are always exact.
+enum class SinusoidPrecision : int { exact = 0, fast = 1 };
+
 struct SinusoidalParams {
   int dim = 0;             ///< width of a row, >= 1 (odd allowed)
   double base = 10000.0;   ///< w_i = base^(-2i/dim); finite and > 0
   SinusoidLayout layout = SinusoidLayout::interleaved;
+  SinusoidPrecision precision = SinusoidPrecision::exact;
 };
 
-/// Checks `params`: dim >= 1, base finite and > 0, a known layout.
+/// Checks `params`: dim >= 1, base finite and > 0, a known layout and precision.
 Status validate(const SinusoidalParams& params);
 
 /// The angular frequency of pair `i`: base^(-2i/dim), in double precision.

@@ -1,0 +1,57 @@
+// Angle rows in float arithmetic from exact anchors and offsets (the `precision: 'fast'` tables).
+//
+// Row start + m K + r (r < K) is the anchor row start + m K rotated by the offset row r:
+//   sin(a + b) = sin a cos b + cos a sin b,   cos(a + b) = cos a cos b - sin a sin b.
+// The anchors and the K offsets come from angle_rows_range (double precision, rounded once), so
+// only the combination runs in float: four rounded inputs, two products and a sum per value, and
+// nothing carried from one row to the next.
+#include <algorithm>
+
+#include "encodings/angle_rows.hpp"
+#include "encodings/checks.hpp"
+#include "encodings/scratch.hpp"
+#include "kernels/kernels.hpp"
+
+namespace posenc::detail {
+
+Status angle_rows_range_fast(const double* freq, std::size_t pairs, double start, std::size_t count,
+                             const AngleSink& sink) {
+  constexpr std::size_t K = kAnchorRows;
+  const bool interleaved = sink.elem_stride == 2 && sink.sin != nullptr && sink.cos == sink.sin + 1;
+  if (count < 2 * K || !(interleaved || sink.elem_stride == 1)) {
+    angle_rows_range(freq, pairs, start, count, sink);
+    return {};
+  }
+  const std::size_t anchors = (count + K - 1) / K;
+  // Scratch blocks: reused across calls and not zero-filled (every element is written below).
+  Scratch<double> anchor_freq;
+  Scratch<float> anchor_sin, anchor_cos, offset_sin, offset_cos;
+  POSENC_RETURN_IF_ERROR(allocate(anchor_freq, pairs));
+  POSENC_RETURN_IF_ERROR(allocate(anchor_sin, anchors * pairs));
+  POSENC_RETURN_IF_ERROR(allocate(anchor_cos, anchors * pairs));
+  POSENC_RETURN_IF_ERROR(allocate(offset_sin, K * pairs));
+  POSENC_RETURN_IF_ERROR(allocate(offset_cos, K * pairs));
+  // Anchor m sits at start + m K = (start / K + m) * K: with frequencies K w the angles are the
+  // same doubles (K is a power of two, so both factors are exact and the product is rounded once).
+  for (std::size_t i = 0; i < pairs; ++i) anchor_freq.data()[i] = freq[i] * static_cast<double>(K);
+  angle_rows_range(anchor_freq.data(), pairs, start / static_cast<double>(K), anchors,
+                   AngleSink{anchor_sin.data(), anchor_cos.data(), pairs, 1, sink.scale});
+  angle_rows_range(freq, pairs, 0.0, K, AngleSink{offset_sin.data(), offset_cos.data(), pairs, 1, 1.0});
+  for (std::size_t m = 0; m < anchors; ++m) {
+    const std::size_t t = m * K;
+    const std::size_t rows = std::min(K, count - t);
+    const float* s0 = anchor_sin.data() + m * pairs;
+    const float* c0 = anchor_cos.data() + m * pairs;
+    if (interleaved) {
+      kernels::anchor_rows_interleave(s0, c0, offset_sin.data(), offset_cos.data(), pairs, rows,
+                                      sink.sin + t * sink.row_stride, sink.row_stride);
+    } else {
+      kernels::anchor_rows(s0, c0, offset_sin.data(), offset_cos.data(), pairs, rows,
+                           sink.cos == nullptr ? nullptr : sink.cos + t * sink.row_stride,
+                           sink.sin == nullptr ? nullptr : sink.sin + t * sink.row_stride, sink.row_stride);
+    }
+  }
+  return {};
+}
+
+}  // namespace posenc::detail

@@ -6,6 +6,11 @@
 //           kernel that touches each float once can be,
 //   add   - the same in-place pass with a second input read alongside (x += t): the fastest an
 //           add-in-place of a cached table can be, since it must read the table too.
+//   rot   - (RoPE cases) an in-place SIMD rotation of head rows as the half pairing stores them,
+//           (x[i], x[i + d/2]) <- (x[i] c - x[i + d/2] s, x[i] s + x[i + d/2] c), with one cos and
+//           one sin held in registers: four multiplies and two adds per 8 floats where rmw has
+//           two and two, and no cos/sin table read, no validation, no return to JS. The fastest a
+//           RoPE kernel can be on this layout.
 // The module is assembled here from bytes (no build step, nothing committed but this source) and
 // checked with WebAssembly.validate; it owns its memory, which grows to fit the largest case.
 
@@ -43,6 +48,7 @@ const op = {
   v128Store: (offset) => [0xfd, ...uleb(11), 4, ...uleb(offset)],
   v128Const: (f32s) => [0xfd, ...uleb(12), ...new Uint8Array(Float32Array.from(f32s).buffer)],
   f32x4Add: [0xfd, ...uleb(228)],
+  f32x4Sub: [0xfd, ...uleb(229)],
   f32x4Mul: [0xfd, ...uleb(230)],
 };
 
@@ -59,7 +65,7 @@ function slebSmall(v) {
   }
 }
 
-/** The module: memory (exported), fill(dst, n), copy(dst, src, n), rmw(ptr, n), add(dst, src, n); n a multiple of 64 for the last two. */
+/** The module: memory (exported), fill(dst, n), copy(dst, src, n), rmw(ptr, n), add(dst, src, n), rot(ptr, n, half); n a multiple of 64 for rmw/add and of 2 * half for rot (half a multiple of 32). */
 function moduleBytes() {
   // fill(dst, n): memory.fill(dst, 0, n)
   const fill = [...op.localGet(0), ...op.i32Const(0), ...op.localGet(1), ...op.memoryFill, ...op.end];
@@ -94,6 +100,33 @@ function moduleBytes() {
     ...op.localGet(D), ...op.i32Const(64), ...op.i32Add, ...op.localTee(D), ...op.localGet(AEND), ...op.i32LtU, ...op.brIf(0),
     ...op.end, ...op.end, ...op.end,
   ];
+  // rot(p, n, half): rows of 2 * half bytes; end = p + n; do { rowEnd = p + half;
+  //   do { 2 x (a = load(p + 16j); b = load(p + half + 16j); store(p + 16j, a c - b s);
+  //            store(p + half + 16j, a s + b c)); p += 32 } while (p < rowEnd); p += half } while (p < end)
+  const RN = 1, HALF = 2, REND = 3, ROWEND = 4, A = 5, B = 6, HI = 7; // params p, n, half; i32 locals; v128 locals; i32 hi
+  const C = [0.6, 0.6, 0.6, 0.6], SN = [0.8, 0.8, 0.8, 0.8]; // c^2 + s^2 = 1: repeated rotations stay bounded
+  const rotBody = [...op.localGet(P), ...op.localGet(HALF), ...op.i32Add, ...op.localSet(HI)];
+  for (let j = 0; j < 2; j++) {
+    rotBody.push(
+      ...op.localGet(P), ...op.v128Load(16 * j), ...op.localSet(A),
+      ...op.localGet(HI), ...op.v128Load(16 * j), ...op.localSet(B),
+      ...op.localGet(P), ...op.localGet(A), ...op.v128Const(C), ...op.f32x4Mul, ...op.localGet(B), ...op.v128Const(SN), ...op.f32x4Mul,
+      ...op.f32x4Sub, ...op.v128Store(16 * j),
+      ...op.localGet(HI), ...op.localGet(A), ...op.v128Const(SN), ...op.f32x4Mul, ...op.localGet(B), ...op.v128Const(C), ...op.f32x4Mul,
+      ...op.f32x4Add, ...op.v128Store(16 * j),
+    );
+  }
+  const rot = [
+    ...op.localGet(P), ...op.localGet(RN), ...op.i32Add, ...op.localSet(REND),
+    ...op.block, ...op.localGet(RN), ...[0x45], ...op.brIf(0),
+    ...op.loop, // rows
+    ...op.localGet(P), ...op.localGet(HALF), ...op.i32Add, ...op.localSet(ROWEND),
+    ...op.loop, ...rotBody, // pairs of a row
+    ...op.localGet(P), ...op.i32Const(32), ...op.i32Add, ...op.localTee(P), ...op.localGet(ROWEND), ...op.i32LtU, ...op.brIf(0),
+    ...op.end,
+    ...op.localGet(P), ...op.localGet(HALF), ...op.i32Add, ...op.localTee(P), ...op.localGet(REND), ...op.i32LtU, ...op.brIf(0),
+    ...op.end, ...op.end, ...op.end,
+  ];
   const code = (locals, instrs) => {
     const fn = [...vec(locals), ...instrs];
     return [...uleb(fn.length), ...fn];
@@ -101,13 +134,14 @@ function moduleBytes() {
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, vec([[0x60, ...vec([[I32], [I32]]), 0x00], [0x60, ...vec([[I32], [I32], [I32]]), 0x00]])), // types
-    ...section(3, vec([[0x00], [0x01], [0x00], [0x01]])), // fill: t0, copy: t1, rmw: t0, add: t1
+    ...section(3, vec([[0x00], [0x01], [0x00], [0x01], [0x01]])), // fill: t0, copy: t1, rmw: t0, add: t1, rot: t1
     ...section(5, vec([[0x00, ...uleb(1)]])), // memory: min 1 page, no max
     ...section(7, vec([
       [...str('memory'), 0x02, 0x00], [...str('fill'), 0x00, 0x00], [...str('copy'), 0x00, 0x01], [...str('rmw'), 0x00, 0x02],
-      [...str('add'), 0x00, 0x03],
+      [...str('add'), 0x00, 0x03], [...str('rot'), 0x00, 0x04],
     ])),
-    ...section(10, vec([code([], fill), code([], copy), code([[1, I32]], rmw), code([[1, I32]], add)])),
+    ...section(10, vec([code([], fill), code([], copy), code([[1, I32]], rmw), code([[1, I32]], add),
+      code([[2, I32], [2, 0x7b], [1, I32]], rot)])),
   ]);
 }
 
@@ -116,10 +150,13 @@ export async function createBounds() {
   const bytes = moduleBytes();
   if (!WebAssembly.validate(bytes)) throw new Error('bench: the bound module does not validate');
   const { instance } = await WebAssembly.instantiate(bytes);
-  const { memory, fill, copy, rmw, add } = instance.exports;
+  const { memory, fill, copy, rmw, add, rot } = instance.exports;
   return {
-    /** Bounds over `n` bytes: two 64-byte-aligned regions, the second initialised to floats ~1. */
-    prepare(n) {
+    /**
+     * Bounds over `n` bytes: two 64-byte-aligned regions, the second initialised to floats ~1.
+     * `rowFloats` (RoPE cases: the head dim, a multiple of 16) enables rot over rows of that width.
+     */
+    prepare(n, rowFloats) {
       const padded = Math.ceil(n / 64) * 64;
       const need = 64 + 2 * padded;
       if (memory.buffer.byteLength < need) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65536));
@@ -132,6 +169,7 @@ export async function createBounds() {
         copy: () => copy(a, b, n),
         rmw: () => rmw(b, padded),
         add: () => add(b, a, padded), // b += a, where a holds zeros (fill writes zero bytes)
+        rot: rowFloats ? () => rot(b, Math.floor(padded / (rowFloats * 4)) * rowFloats * 4, rowFloats * 2) : undefined,
         /** Whether rmw and add compute what they should (x -> -x; x += 0). */
         check() {
           const v = () => new Float32Array(memory.buffer, b, 4)[3];
@@ -143,7 +181,18 @@ export async function createBounds() {
           const added = v() === 0.5 - before;
           new Float32Array(memory.buffer, a, padded / 4).fill(0);
           rmw(b, padded);
-          return negated && added && v() === before - 0.5;
+          const restored = v() === before - 0.5;
+          // rot on one row of 16 floats: lo = x[0..7] = 1, hi = x[8..15] = 2 -> 1 * 0.6 - 2 * 0.8, 1 * 0.8 + 2 * 0.6 (float32)
+          const x = new Float32Array(memory.buffer, b, 16);
+          const keep = x.slice();
+          x.set([1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2]);
+          rot(b, 64, 32);
+          const f = Math.fround;
+          const lo = f(f(1 * f(0.6)) - f(2 * f(0.8)));
+          const hi = f(f(1 * f(0.8)) + f(2 * f(0.6)));
+          const rotated = x.slice(0, 8).every((v) => v === lo) && x.slice(8).every((v) => v === hi);
+          x.set(keep);
+          return negated && added && restored && rotated;
         },
       };
     },

@@ -8,7 +8,7 @@ export const PEERS = [
   { id: 'tfjs', label: 'tfjs' },
   { id: 'ort', label: 'ORT' },
 ];
-export const BOUNDS = ['fill', 'copy', 'rmw', 'add'];
+export const BOUNDS = ['fill', 'copy', 'rmw', 'add', 'rot'];
 
 export function formatTime(ms) {
   if (ms < 1e-3) return `${(ms * 1e6).toFixed(0)} ns`;
@@ -56,7 +56,7 @@ export function targetLines(targets) {
  * filtered by `summary.cases`), with the ratios that matter. Markdown.
  */
 export function summaryTable(kernels, cases) {
-  const head = ['case', 'posenc', 'median', 'GB/s', '×fill', '×rmw', '×add', 'vs naive JS', 'vs opt. JS', 'vs tfjs', 'vs ORT'];
+  const head = ['case', 'posenc', 'median', 'GB/s', '×fill', '×rmw', '×add', '×rot', 'vs naive JS', 'vs opt. JS', 'vs tfjs', 'vs ORT'];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 2 ? ' --- ' : ' ---: ')).join('|')}|`];
   for (const c of cases) {
     const kernel = kernels.find((k) => k.id === c.kernel);
@@ -66,7 +66,7 @@ export function summaryTable(kernels, cases) {
       const r = c.rows.find((x) => x.id === id);
       if (!r) continue;
       lines.push(`| ${c.label} | ${summary.names?.[id] ?? r.label} | ${formatTime(r.median)} | ${r.gbps.toFixed(r.gbps >= 10 ? 1 : 2)} | ` +
-        `${ratio(r.vsBound.fill)} | ${ratio(r.vsBound.rmw)} | ${ratio(r.vsBound.add)} | ` +
+        `${ratio(r.vsBound.fill)} | ${ratio(r.vsBound.rmw)} | ${ratio(r.vsBound.add)} | ${ratio(r.vsBound.rot)} | ` +
         `${PEERS.map((p) => ratio(r.vsPeer[p.id])).join(' | ')} |`);
     }
   }

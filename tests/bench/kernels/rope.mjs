@@ -184,6 +184,7 @@ export default {
               id: `rope-${pairing}-${t}x${heads}x${dim}`,
               label: `RoPE ${pairing}, ${t} token${t > 1 ? 's' : ''} × ${heads} heads × ${dim}${t === 1 ? ' (decode at position 1000)' : ''}`,
               bytes: t * heads * dim * 4,
+              rotRowFloats: dim, // the rot bound rotates rows of one head, halves paired
               params: p,
               input: () => randomFloats(t * heads * dim, t + 7 * heads + dim, -1, 1),
             });

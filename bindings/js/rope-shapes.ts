@@ -71,7 +71,7 @@ export function kHeads(fn: string, k: TensorArg, q: TensorArg, qh: Heads): Heads
     if (d[0] !== qh.seq || d[1] !== qh.headDim) throw mismatch('seq and headDim must match');
     heads = 1;
   }
-  return { ...qh, heads };
+  return { batch: qh.batch, seq: qh.seq, heads, headDim: qh.headDim, layout: qh.layout };
 }
 
 /** q and k are rotated in place from copies; they must not share memory. */

@@ -69,7 +69,7 @@ function tableOf(fn: string, name: string, value: unknown, width: number) {
   const t = args.tensor(fn, name, value, dims, `${name}.dims`);
   if (t.dims.length !== 2) throw new PosEncError('SHAPE_MISMATCH', `${fn}: ${name} must be [2k+1, width], got [${t.dims.join(', ')}]`);
   expectSize(fn, `${name} width (its last dim)`, t.dims[1]!, width);
-  return { ...t, rows: t.dims[0]! };
+  return Object.assign(t, { rows: t.dims[0]! }); // not a spread: see headTensor in relative-args.ts
 }
 
 /** k from the option or from the table's rows (2k+1). */

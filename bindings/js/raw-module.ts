@@ -104,7 +104,6 @@ export interface RawModule {
     out: Ptr, qLen: number, kLen: number, queryOffset: number, numBuckets: number, maxDistance: number,
     bidirectional: boolean,
   ): number;
-  /** Writes the per-head vectors [heads, qLen + kLen - 1] of the bias (row i of head h starts at qLen - 1 - i). */
   /** The bias [heads, qLen, kLen] at `out`. */
   t5Bias(
     table: Ptr, rows: number, heads: number, out: Ptr, qLen: number, kLen: number, queryOffset: number,
@@ -119,7 +118,6 @@ export interface RawModule {
   debertaMatrix(kind: number, out: Ptr, qLen: number, kLen: number, bucketSize: number, maxPosition: number): number;
 
   alibiSlopes(numHeads: number, maxBias: number, out: Ptr): number;
-  /** causal/symmetric: per-head vectors [heads, qLen + kLen - 1]; bloom: rows [batch, heads, kLen]. */
   /** The bias [batch, heads, qLen, kLen] at `out`. */
   alibiBias(
     out: Ptr, numHeads: number, maxBias: number, form: number, maskFuture: boolean, qLen: number, kLen: number,

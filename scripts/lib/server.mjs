@@ -1,4 +1,5 @@
-// A small static server for the lesson page: web/ at /, the built package at /dist/.
+// A small static server for the lesson page: web/ at /, the built package at /dist/ (or both under
+// a base path such as /lessons/posenc/: the page uses relative URLs, so it works wherever it sits).
 // Binds 127.0.0.1 only. Serves .wasm as application/wasm so browsers compile it while streaming.
 import { createReadStream, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -21,13 +22,15 @@ const TYPES = {
   '.map': 'application/json; charset=utf-8',
 };
 
-const MOUNTS = [
-  ['/dist/', join(ROOT, 'dist')],
-  ['/', join(ROOT, 'web')],
-];
+function mounts(base) {
+  return [
+    [`${base}dist/`, join(ROOT, 'dist')],
+    [base, join(ROOT, 'web')],
+  ];
+}
 
-function resolve(urlPath) {
-  for (const [prefix, dir] of MOUNTS) {
+function resolve(urlPath, base) {
+  for (const [prefix, dir] of mounts(base)) {
     if (!urlPath.startsWith(prefix)) continue;
     const rel = normalize(decodeURIComponent(urlPath.slice(prefix.length)) || 'index.html');
     const file = join(dir, rel);
@@ -37,11 +40,15 @@ function resolve(urlPath) {
   return null;
 }
 
-/** Starts the server; resolves with { server, url } once it listens. Port 0 picks a free port. */
-export function startServer({ port = 0, host = '127.0.0.1' } = {}) {
+/**
+ * Starts the server; resolves with { server, url } once it listens. Port 0 picks a free port;
+ * `base` ('/' by default, else e.g. '/lessons/posenc/') is the path the site is served under.
+ */
+export function startServer({ port = 0, host = '127.0.0.1', base = '/' } = {}) {
+  if (!base.startsWith('/') || !base.endsWith('/')) throw new Error(`server: base must start and end with '/', got ${base}`);
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    let file = resolve(path.endsWith('/') ? path + 'index.html' : path);
+    let file = resolve(path.endsWith('/') ? path + 'index.html' : path, base);
     let stat;
     try {
       stat = file && statSync(file);
@@ -68,7 +75,7 @@ export function startServer({ port = 0, host = '127.0.0.1' } = {}) {
     server.once('error', reject);
     server.listen(port, host, () => {
       const { port: actual } = server.address();
-      resolvePromise({ server, url: `http://${host}:${actual}/` });
+      resolvePromise({ server, url: `http://${host}:${actual}${base}` });
     });
   });
 }

@@ -39,7 +39,7 @@ test('the page loads posenc by name and every section starts, with no console me
   const order = await page.$$eval('main > section', (sections) => sections.map((s) => s.id));
   assert.deepEqual(order, SECTIONS);
   const map = JSON.parse(await page.textContent('script[type="importmap"]'));
-  assert.equal(map.imports.posenc, '/dist/index.js');
+  assert.equal(map.imports.posenc, './dist/index.js'); // relative: the page works under any base path
   assert.deepEqual(browser.problems, []);
 });
 
@@ -146,6 +146,22 @@ test('a phone-sized viewport: one column, no sideways scrolling, plots drawn', a
   assert.ok(await phone.evaluate(() => document.documentElement.scrollWidth <= 390), 'the page scrolls sideways after a config');
   for (const id of SECTIONS) await phone.locator(`#${id}`).screenshot({ path: `${ARTIFACTS}phone-${id}.png` });
   await phone.close();
+});
+
+test('served under a sub-path (/lessons/posenc/), the page loads the package and computes its figures', async () => {
+  const sub = await openBrowser({ base: '/lessons/posenc/' });
+  try {
+    const page = await sub.newPage();
+    await page.goto(`${sub.url}#rope`);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 20_000 });
+    assert.match(sub.url, /\/lessons\/posenc\/$/);
+    assert.match(await page.textContent('#load-status'), /^posenc \d+\.\d+\.\d+ loaded/);
+    for (const id of SECTIONS.slice(0, -1)) assert.equal(await page.getAttribute(`#${id}`, 'data-ready'), 'true', id);
+    await matrixReady(page, 'sin-sim-matrix');
+    assert.deepEqual(sub.problems, []);
+  } finally {
+    await sub.close();
+  }
 });
 
 test('after everything: no console errors or warnings, no failed requests', async () => {

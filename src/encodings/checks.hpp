@@ -96,24 +96,26 @@ inline Status check_positions_finite(const Positions& positions, std::size_t bat
 /// Every position must be an integer row index in [0, rows): learned tables, cos/sin caches.
 /// Out-of-range ids are errors, never clamped or wrapped.
 inline Status check_row_ids(std::size_t rows, const Positions& positions, std::size_t batch, std::size_t seq) {
-  auto check_one = [rows](double id, const std::string& where) -> Status {
+  // `where` builds the argument's name only for a message: checking ids costs no string on success
+  // (a std::string per id was most of a decode step's checks).
+  auto check_one = [rows](double id, auto&& where) -> Status {
     if (!std::isfinite(id) || id != std::floor(id)) {
-      return invalid(where + " must be an integer position id, got " + format_number(id));
+      return invalid(where() + " must be an integer position id, got " + format_number(id));
     }
     if (id < 0 || id >= static_cast<double>(rows)) {
-      return error(StatusCode::out_of_range, where + " is " + format_number(id) + ", outside the table's positions 0.." +
+      return error(StatusCode::out_of_range, where() + " is " + format_number(id) + ", outside the table's positions 0.." +
                                                  std::to_string(rows - 1));
     }
     return {};
   };
   if (positions.is_range()) {
-    POSENC_RETURN_IF_ERROR(check_one(positions.offset, "offset"));
+    POSENC_RETURN_IF_ERROR(check_one(positions.offset, [] { return std::string("offset"); }));
     return check_one(positions.offset + static_cast<double>(seq - 1),
-                     "the last position (offset + " + std::to_string(seq - 1) + ")");
+                     [seq] { return "the last position (offset + " + std::to_string(seq - 1) + ")"; });
   }
   const std::size_t n = positions.per_batch ? batch * seq : seq;
   for (std::size_t i = 0; i < n; ++i) {
-    POSENC_RETURN_IF_ERROR(check_one(positions.ids[i], "positionIds[" + std::to_string(i) + "]"));
+    POSENC_RETURN_IF_ERROR(check_one(positions.ids[i], [i] { return "positionIds[" + std::to_string(i) + "]"; }));
   }
   return {};
 }

@@ -47,6 +47,16 @@ test('apply equals the float64 formula for both pairings, layouts, partial rotar
   }
 });
 
+test('a tensor of several MiB (long rows: the paired kernel) equals the float64 formula, with GQA and partial rotary', () => {
+  for (const layout of ['bshd', 'bhsd']) {
+    for (const pairing of ['half', 'interleaved']) {
+      // q [1, 400, 16, 128] is 3.3 MiB, k has 4 heads; 96 of 128 dims rotate.
+      const worst = checkAgainstFormula({ layout, pairing, batch: 1, seq: 400, qHeads: 16, kHeads: 4, headDim: 128, rotaryDim: 96, offset: 5 });
+      assert.ok(worst <= 1e-6, `${layout} ${pairing}: ${worst}`);
+    }
+  }
+});
+
 test('stays within 1e-6 of float64 (relative to the input scale) at position 1,000,000', () => {
   for (const pairing of ['half', 'interleaved']) {
     const worst = checkAgainstFormula({ layout: 'bhsd', pairing, batch: 1, seq: 8, qHeads: 2, kHeads: 1, headDim: 128, base: 500000, offset: 1e6 });

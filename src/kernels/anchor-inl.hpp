@@ -55,8 +55,8 @@ inline void anchor_pairs_scalar(const float* s0, const float* c0, const float* c
   }
 }
 
-/// [sin, cos] pairs: dst + r * row_stride + 2i. Two rows per pass share the anchor loads (8% faster
-/// under wasm than one row per pass, measured in a standalone loop at 512 x 768).
+/// [sin, cos] pairs: dst + r * row_stride + 2i. Two rows per pass share the anchor loads (fewer
+/// loads per store; within the noise of `npm run bench` against one row per pass).
 template <class Arch>
 void anchor_rows_interleave(const float* s0, const float* c0, const float* sk, const float* ck, std::size_t n,
                             std::size_t rows, float* dst, std::size_t row_stride) {

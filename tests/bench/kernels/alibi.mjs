@@ -2,6 +2,8 @@
 // for j <= i, -Infinity above the diagonal; a square [q, k]. Rows are shifted copies of one vector
 // per head, so the output write is the bound.
 
+import { withinBound } from '../harness/targets.mjs';
+
 /** The paper's get_slopes (maxBias 8), including the non-power-of-two interleave. */
 function slopes(n) {
   const powerOf2 = (m) => Array.from({ length: m }, (_, i) => 2 ** (-8 * (i + 1) / m));
@@ -123,13 +125,11 @@ export default {
   ],
   summary: { rows: ['posenc-bias', 'posenc-bias-wasm'], names: { 'posenc-bias': 'alibi.bias', 'posenc-bias-wasm': 'alibi.bias, out: WasmTensor' } },
   targets: [
-    {
+    withinBound({
       text: 'ALiBi bias: posenc within 1.5× of the memory-fill bound (written into WebAssembly memory, like the bound)',
-      select: () => true,
       rows: ['posenc-bias-wasm'],
-      measure: (r) => r.vsBound.fill,
-      pass: (v) => v <= 1.5,
-      format: (v) => `${v.toFixed(2)}× fill`,
-    },
+      bound: 'fill',
+      limit: 1.5,
+    }),
   ],
 };

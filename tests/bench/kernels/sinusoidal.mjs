@@ -2,6 +2,7 @@
 //   table   - the [length, dim] table for positions 0..length-1,
 //   add     - x[1, length, dim] += table, in place.
 import { randomFloats } from '../harness/data.mjs';
+import { withinBound } from '../harness/targets.mjs';
 
 const BASE = 10000;
 const SHAPES = [[512, 768], [2048, 1024], [8192, 4096]];
@@ -151,22 +152,18 @@ const table = {
     },
   ],
   targets: [
-    {
+    withinBound({
       text: "sinusoidal table: posenc (in wasm memory, precision 'fast': at most 3.2e-7 off, inside the 1e-6 asked) within 3× of the memory-fill bound",
-      select: () => true,
       rows: ['posenc-create-fast'],
-      measure: (r) => r.vsBound.fill,
-      pass: (v) => v <= 3,
-      format: (v) => `${v.toFixed(2)}× fill`,
-    },
-    {
+      bound: 'fill',
+      limit: 3,
+    }),
+    withinBound({
       text: "sinusoidal table, default precision 'exact' (every value the float64 formula rounded once): within 3× of the memory-fill bound",
-      select: () => true,
       rows: ['posenc-create'],
-      measure: (r) => r.vsBound.fill,
-      pass: (v) => v <= 3,
-      format: (v) => `${v.toFixed(2)}× fill`,
-    },
+      bound: 'fill',
+      limit: 3,
+    }),
   ],
 };
 
@@ -279,14 +276,13 @@ const add = {
     },
   ],
   targets: [
-    {
+    withinBound({
       text: 'sinusoidal add in place: posenc (cached table, zero-copy) within 1.5× of the in-place SIMD pass (rmw)',
-      select: () => true,
       rows: ['posenc-table-add-wasm'],
-      measure: (r) => r.vsBound.rmw,
-      pass: (v) => v <= 1.5,
+      bound: 'rmw',
+      limit: 1.5,
       format: (v, r) => `${v.toFixed(2)}× rmw (${r.vsBound.add.toFixed(2)}× the add bound)`,
-    },
+    }),
   ],
 };
 

@@ -2,6 +2,7 @@
 // table[bucket(j - i), h], bidirectional, 32 buckets, max distance 128, for a square [q, k].
 // Every row is a shifted copy of one vector per head, so the output write is the bound.
 import { randomFloats } from '../harness/data.mjs';
+import { withinBound } from '../harness/targets.mjs';
 
 const NUM_BUCKETS = 32;
 const MAX_DISTANCE = 128;
@@ -144,13 +145,11 @@ export default {
   ],
   summary: { rows: ['posenc-bias', 'posenc-bias-wasm'], names: { 'posenc-bias': 't5.bias', 'posenc-bias-wasm': 't5.bias, out: WasmTensor' } },
   targets: [
-    {
+    withinBound({
       text: 'T5 bias: posenc within 1.5× of the memory-fill bound (written into WebAssembly memory, like the bound)',
-      select: () => true,
       rows: ['posenc-bias-wasm'],
-      measure: (r) => r.vsBound.fill,
-      pass: (v) => v <= 1.5,
-      format: (v) => `${v.toFixed(2)}× fill`,
-    },
+      bound: 'fill',
+      limit: 1.5,
+    }),
   ],
 };

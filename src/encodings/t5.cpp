@@ -69,9 +69,9 @@ long long first_distance_of(const BucketPlan& plan, long long b) {
   return n;
 }
 
-/// out[n - from] = distance_bucket(n) for n in [from, to]. The log buckets come in runs (all of
-/// them ends at maxDistance), so each run costs a few logs at its boundary instead of one per
-/// distance: 128 x 128 needs ~30 logs instead of 255.
+/// out[n - from] = distance_bucket(n) for n in [from, to]. The log buckets come in runs of
+/// consecutive distances (the last run is every distance from maxDistance on), so each run costs a
+/// few logs at its boundary instead of one per distance: 128 x 128 needs ~30 logs instead of 255.
 void fill_distance_buckets(const BucketPlan& plan, long long from, long long to, std::int32_t* out) {
   long long n = from;
   while (n <= to && n < plan.max_exact) {

@@ -125,6 +125,20 @@ export function sinusoidalTests(ctx) {
       assert.equal(await page.locator('#sin-waves-readout [data-field="wave-12"]').count(), 1);
     });
 
+    test('the waves readout shows six columns without scrolling or changing size', async () => {
+      const { page } = ctx;
+      await settings(page, { length: 256, dim: 128, base: 10000, layout: 'interleaved' });
+      const box = () => page.locator('#sin-waves-readout').evaluate((r) => [r.scrollWidth, r.clientWidth, r.scrollHeight, r.clientHeight, r.offsetHeight]);
+      await setValue(page, 'sin-waves-cols', '0');
+      const one = await box();
+      await setValue(page, 'sin-waves-cols', '0, 1, 24, 50, 100, 127');
+      const six = await box();
+      assert.ok(six[0] <= six[1] && six[2] <= six[3], `the readout scrolls: ${six}`);
+      assert.equal(six[4], one[4], 'the readout keeps its height');
+      assert.equal(await page.locator('#sin-waves-readout [data-field="wave-127"]').count(), 1);
+      await setValue(page, 'sin-waves-cols', '0, 1, 24, 50');
+    });
+
     test("a bad value shows posenc's error message and keeps the last table", async () => {
       const { page } = ctx;
       const before = await canvasStats(page, '#sin-heatmap');

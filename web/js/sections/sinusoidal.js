@@ -164,8 +164,18 @@ export function mount(root, pe, bus) {
   function showWaveReadout(row) {
     if (!state) return;
     const { params: p, table } = state;
-    const parts = [field('p', String(row)), '  '];
-    for (const j of chosenColumns().cols) parts.push(`  PE[${row}, ${j}] = `, valueSpan(`wave-${j}`, signed(table.data[row * p.dim + j], 4)));
+    // One grid cell per value under the p line: two per line, one per line on a phone; the box has
+    // room for MAX_WAVES values either way, so it never scrolls or changes size (page.css).
+    const cell = (...content) => {
+      const span = document.createElement('span');
+      span.className = 'cell';
+      span.append(...content);
+      return span;
+    };
+    const parts = [Object.assign(cell(field('p', String(row))), { className: 'cell full' })];
+    for (const j of chosenColumns().cols) {
+      parts.push(cell(`PE[${row}, ${j}] = `, valueSpan(`wave-${j}`, signed(table.data[row * p.dim + j], 4))));
+    }
     setReadout($('sin-waves-readout'), ...parts);
   }
 

@@ -169,7 +169,7 @@ export function mount(root, pe) {
     verdict.dataset.same = String(same);
     setReadout(verdict,
       `${ENCODINGS.find((e) => e.id === id).name}: `, valueSpan('verdict', same ? 'same up to permutation' : 'different'), '\n',
-      'largest |A[i, j] − B[π(i), π(j)]| = ', valueSpan('gap', sig(r.gap, 3)), `: ${why}`,
+      'largest |A[i, j] − B[π(i), π(j)]| = ', valueSpan('gap', sig(r.gap, 3)), `\n${why}`,
     );
     showCall($('why-call'), r.calls);
   }

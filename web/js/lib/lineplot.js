@@ -264,22 +264,31 @@ export class LinePlot {
     ctx.restore();
   }
 
+  /** One row above the plot, from the canvas's left edge; what does not fit is counted ("+2"). */
   legend(ctx, r) {
     ctx.save();
     ctx.font = PLOT_FONT;
     ctx.textBaseline = 'middle';
     ctx.textAlign = 'left';
-    let x = r.x;
+    const named = this.series.filter((s) => s.name);
+    const widths = named.map((s) => 18 + ctx.measureText(s.name).width); // swatch, gap, name
+    const right = r.x + r.w;
+    const more = (n) => (n > 0 ? 8 + ctx.measureText(`+${n}`).width : 0);
+    let x = 4;
     const y = 10;
-    for (const s of this.series) {
-      if (!s.name) continue;
-      const w = ctx.measureText(s.name).width;
-      if (x + 22 + w > r.x + r.w) break;
+    let shown = 0;
+    while (shown < named.length && x + widths[shown] + more(named.length - shown - 1) <= right) {
+      const s = named[shown];
       ctx.fillStyle = s.color;
       ctx.fillRect(x, y - 2, 14, 4);
       ctx.fillStyle = INK;
       ctx.fillText(s.name, x + 18, y);
-      x += 32 + w;
+      x += widths[shown] + 10;
+      shown++;
+    }
+    if (shown < named.length) {
+      ctx.fillStyle = INK;
+      ctx.fillText(`+${named.length - shown}`, x, y);
     }
     ctx.restore();
   }

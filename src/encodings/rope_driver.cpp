@@ -15,13 +15,14 @@ Status check_heads(const char* name, const char* heads_name, const float* data, 
   return checked_product({t.batch, t.seq, heads, t.head_dim}, name, &total);
 }
 
-/// Rotates `rows` head rows spaced `stride` floats apart with row j of the cos/sin rows.
-void rotate_rows(float* x, std::size_t rows, std::size_t stride, Pairing pairing, std::size_t pairs, const float* cos,
-                 const float* sin) {
+/// Rotates `tokens` tokens (token t at x + t * token_stride, its `rows` head rows `row_stride` floats
+/// apart) with cos/sin rows t, in one kernel call.
+void rotate_rows(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows, std::size_t row_stride,
+                 Pairing pairing, std::size_t pairs, const float* const* cos_rows, const float* const* sin_rows) {
   if (pairing == Pairing::half) {
-    kernels::rotate_half_rows(x, rows, stride, cos, sin, pairs);
+    kernels::rotate_half_tokens(x, tokens, token_stride, rows, row_stride, cos_rows, sin_rows, pairs);
   } else {
-    kernels::rotate_interleaved_rows(x, rows, stride, cos, sin, pairs);
+    kernels::rotate_interleaved_tokens(x, tokens, token_stride, rows, row_stride, cos_rows, sin_rows, pairs);
   }
 }
 
@@ -29,19 +30,13 @@ void rotate_tensor(float* data, std::size_t heads, const RopeTensors& t, Pairing
                    std::size_t b, std::size_t s0, std::size_t count, const float* const* cos_rows,
                    const float* const* sin_rows) {
   const std::size_t d = t.head_dim;
-  if (t.layout == HeadLayout::bshd) {  // token-major: the heads of one token are adjacent rows, one call each token
-    for (std::size_t j = 0; j < count; ++j) {
-      float* token = data + ((b * t.seq + s0 + j) * heads) * d;
-      rotate_rows(token, heads, d, pairing, pairs, cos_rows[j], sin_rows[j]);
-    }
+  if (t.layout == HeadLayout::bshd) {  // token-major: the heads of one token are adjacent rows
+    rotate_rows(data + ((b * t.seq + s0) * heads) * d, count, heads * d, heads, d, pairing, pairs, cos_rows, sin_rows);
   } else {  // head-major: walk the tokens of two heads at a time (two sequential streams sharing cos/sin)
     const std::size_t head_stride = t.seq * d;
     for (std::size_t h = 0; h < heads; h += 2) {
       const std::size_t n = heads - h < 2 ? 1 : 2;
-      float* head = data + ((b * heads + h) * t.seq + s0) * d;
-      for (std::size_t j = 0; j < count; ++j) {
-        rotate_rows(head + j * d, n, head_stride, pairing, pairs, cos_rows[j], sin_rows[j]);
-      }
+      rotate_rows(data + ((b * heads + h) * t.seq + s0) * d, count, d, n, head_stride, pairing, pairs, cos_rows, sin_rows);
     }
   }
 }

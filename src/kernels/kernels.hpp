@@ -51,6 +51,16 @@ namespace posenc::kernels {
   /** rotate_interleaved on `rows` rows x + r * stride (r < rows), all with the same cos2/sin2. */  \
   void rotate_interleaved_rows(float* x, std::size_t rows, std::size_t stride, const float* cos2,   \
                                const float* sin2, std::size_t pairs);                               \
+  /** rotate_half_rows for `tokens` tokens in one call: token t's rows start at x + t * token_stride \
+      and use cos_rows[t], sin_rows[t] (the drivers' loop, without a call per token). */           \
+  void rotate_half_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,  \
+                          std::size_t row_stride, const float* const* cos_rows,                     \
+                          const float* const* sin_rows, std::size_t pairs);                         \
+  /** rotate_interleaved_rows for `tokens` tokens, as rotate_half_tokens. */                        \
+  void rotate_interleaved_tokens(float* x, std::size_t tokens, std::size_t token_stride,            \
+                                 std::size_t rows, std::size_t row_stride,                          \
+                                 const float* const* cos2_rows, const float* const* sin2_rows,      \
+                                 std::size_t pairs);                                                \
   /** cos2 = [c0 c0 c1 c1 ...], sin2 = [-s0 s0 -s1 s1 ...] (the rows rotate_interleaved takes). */   \
   void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2,       \
                           float* sin2);                                                             \

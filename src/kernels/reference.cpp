@@ -101,6 +101,22 @@ void rotate_interleaved_rows(float* x, std::size_t rows, std::size_t stride, con
   for (std::size_t r = 0; r < rows; ++r) rotate_interleaved(x + r * stride, cos2, sin2, pairs);
 }
 
+void rotate_half_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,
+                        std::size_t row_stride, const float* const* cos_rows, const float* const* sin_rows,
+                        std::size_t pairs) {
+  for (std::size_t t = 0; t < tokens; ++t) {
+    rotate_half_rows(x + t * token_stride, rows, row_stride, cos_rows[t], sin_rows[t], pairs);
+  }
+}
+
+void rotate_interleaved_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,
+                               std::size_t row_stride, const float* const* cos2_rows, const float* const* sin2_rows,
+                               std::size_t pairs) {
+  for (std::size_t t = 0; t < tokens; ++t) {
+    rotate_interleaved_rows(x + t * token_stride, rows, row_stride, cos2_rows[t], sin2_rows[t], pairs);
+  }
+}
+
 void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2) {
   for (std::size_t i = 0; i < pairs; ++i) {
     cos2[2 * i] = cos[i];

@@ -130,6 +130,22 @@ void rotate_interleaved_rows(float* x, std::size_t rows, std::size_t stride, con
   simd::rotate_interleaved_rows<Arch>(x, rows, stride, cos2, sin2, pairs);
 }
 
+void rotate_half_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,
+                        std::size_t row_stride, const float* const* cos_rows, const float* const* sin_rows,
+                        std::size_t pairs) {
+  for (std::size_t t = 0; t < tokens; ++t) {
+    simd::rotate_half_rows<Arch>(x + t * token_stride, rows, row_stride, cos_rows[t], sin_rows[t], pairs);
+  }
+}
+
+void rotate_interleaved_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,
+                               std::size_t row_stride, const float* const* cos2_rows, const float* const* sin2_rows,
+                               std::size_t pairs) {
+  for (std::size_t t = 0; t < tokens; ++t) {
+    simd::rotate_interleaved_rows<Arch>(x + t * token_stride, rows, row_stride, cos2_rows[t], sin2_rows[t], pairs);
+  }
+}
+
 void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2) {
   simd::expand_interleaved<Arch>(cos, sin, pairs, cos2, sin2);
 }

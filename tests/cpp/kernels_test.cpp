@@ -237,6 +237,40 @@ TEST_CASE("the row kernels rotate each row as the one-row kernels do", "[kernels
   CHECK(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
 }
 
+TEST_CASE("rotate_half_tokens and rotate_interleaved_tokens use each token's own cos/sin rows", "[kernels][rope]") {
+  // Tokens t at x + t * token_stride, `rows` rows each; a mutation that reuses token 0's cos/sin,
+  // skips the last token or steps by the row stride fails here.
+  for (std::size_t pairs : {3, 16, 33, 64}) {
+    for (std::size_t tokens : {1, 2, 5}) {
+      const std::size_t rows = 3, row_stride = 2 * pairs + 1, token_stride = rows * row_stride + 2;
+      std::vector<std::vector<float>> c, s;
+      std::vector<const float*> cp, sp;
+      for (std::size_t t = 0; t < tokens; ++t) {
+        c.push_back(random_floats(2 * pairs, 100 + t));
+        s.push_back(random_floats(2 * pairs, 200 + t));
+      }
+      for (std::size_t t = 0; t < tokens; ++t) {
+        cp.push_back(c[t].data());
+        sp.push_back(s[t].data());
+      }
+      INFO("pairs " << pairs << " tokens " << tokens);
+      auto x = random_floats(tokens * token_stride, pairs + tokens);
+      auto y = x;
+      k::rotate_half_tokens(x.data(), tokens, token_stride, rows, row_stride, cp.data(), sp.data(), pairs);
+      for (std::size_t t = 0; t < tokens; ++t) {
+        k::reference::rotate_half_rows(y.data() + t * token_stride, rows, row_stride, cp[t], sp[t], pairs);
+      }
+      REQUIRE(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
+      x = random_floats(tokens * token_stride, 3 * pairs + tokens);
+      y = x;
+      k::rotate_interleaved_tokens(x.data(), tokens, token_stride, rows, row_stride, cp.data(), sp.data(), pairs);
+      k::reference::rotate_interleaved_tokens(y.data(), tokens, token_stride, rows, row_stride, cp.data(), sp.data(),
+                                              pairs);
+      REQUIRE(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
+    }
+  }
+}
+
 TEST_CASE("expand_interleaved matches the reference for every width and alignment", "[kernels][rope]") {
   for (std::size_t pairs = 0; pairs <= kMaxWidth; ++pairs) {
     for (std::size_t shift = 0; shift <= kMaxShift; ++shift) {

@@ -119,6 +119,19 @@ test("precision 'fast': within 3.2e-7 of the float64 formula in table, createTab
     pe.sinusoidal.table({ positionIds: [3, 1e6], dim: 8 }).data);
 });
 
+test("large positions: exact within 1.2e-7 of float64 up to 1e8, 'fast' within 3.2e-7 up to 1e9 (docs/reference.md)", () => {
+  for (const [offset, precision, bound] of [[1e8, 'exact', 1.2e-7], [1e9, 'fast', 3.2e-7], [1e8, 'fast', 3.2e-7]]) {
+    for (const dim of [6, 65]) {
+      const { data } = pe.sinusoidal.table({ length: 100, dim, offset, precision });
+      let worst = 0;
+      for (let t = 0; t < 100; t++) {
+        for (let j = 0; j < dim; j++) worst = Math.max(worst, Math.abs(data[t * dim + j] - sinusoid(offset + t, j, dim)));
+      }
+      assert.ok(worst <= bound, `${precision} at ${offset}, dim ${dim}: ${worst}`);
+    }
+  }
+});
+
 test('every bad argument throws a PosEncError naming it', () => {
   const t = (opts) => () => pe.sinusoidal.table(opts);
   throwsPosEnc(t({ length: 4 }), 'MISSING_OPTION', /'dim'/);

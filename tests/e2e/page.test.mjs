@@ -163,6 +163,8 @@ test('served under a sub-path (/lessons/posenc/), the page loads the package and
     assert.match(await page.textContent('#load-status'), /^posenc \d+\.\d+\.\d+ loaded/);
     for (const id of SECTIONS.slice(0, -1)) assert.equal(await page.getAttribute(`#${id}`, 'data-ready'), 'true', id);
     await matrixReady(page, 'sin-sim-matrix');
+    const top = await page.locator('#rope').evaluate((el) => el.getBoundingClientRect().top);
+    assert.ok(Math.abs(top - 16) <= 2, `the deep link lands on its section, 1rem below the top (scroll-padding-top): top at ${top} px`);
     assert.deepEqual(sub.problems, []);
   } finally {
     await sub.close();

@@ -15,6 +15,12 @@ const SECTIONS = [
 /** Lets sections talk without importing each other (e.g. "use the sinusoidal table"). */
 const bus = new Bus();
 
+/** Whether the reader scrolled, clicked or typed since the page opened. */
+let readerMoved = false;
+for (const type of ['wheel', 'touchmove', 'keydown', 'mousedown']) {
+  addEventListener(type, () => { readerMoved = true; }, { once: true, passive: true });
+}
+
 async function start() {
   const status = document.getElementById('load-status');
   let pe;
@@ -40,6 +46,10 @@ async function start() {
       status.classList.add('error');
     }
   }
+  // A deep link (#rope) scrolls as soon as the page parses, before the sections above have drawn
+  // their figures, which then push the target down: land on it again unless the reader has moved.
+  const target = location.hash && document.getElementById(decodeURIComponent(location.hash.slice(1)));
+  if (target && !readerMoved) target.scrollIntoView();
   document.body.dataset.ready = 'true';
 }
 

@@ -74,18 +74,26 @@ int rope_fill_table_binding(int rotary_dim, std::uintptr_t inv_freq, double atte
   });
 }
 
-int rope_apply_table_binding(std::uintptr_t cos, std::uintptr_t sin, int rows, int pairs, int pairing,
-                             int rotary_dim, std::uintptr_t q, int q_heads, std::uintptr_t k, int k_heads, int batch,
-                             int seq, int head_dim, int layout, double offset, std::uintptr_t ids, bool per_batch) {
+/// cos2/sin2: the expanded rows of an interleaved cache (rope_expand_interleaved), or 0.
+int rope_apply_table_binding(std::uintptr_t cos, std::uintptr_t sin, std::uintptr_t cos2, std::uintptr_t sin2,
+                             int rows, int pairs, int pairing, int rotary_dim, std::uintptr_t q, int q_heads,
+                             std::uintptr_t k, int k_heads, int batch, int seq, int head_dim, int layout, double offset,
+                             std::uintptr_t ids, bool per_batch) {
   return guarded([&] {
     RopeTensors t;
     POSENC_RETURN_IF_ERROR(tensors_from(q, q_heads, k, k_heads, batch, seq, head_dim, layout, &t));
-    RopeTable table{ptr<const float>(cos), ptr<const float>(sin), 0, 0};
+    RopeTable table{ptr<const float>(cos), ptr<const float>(sin), 0, 0, ptr<const float>(cos2), ptr<const float>(sin2)};
     POSENC_RETURN_IF_ERROR(to_size("table rows", rows, &table.rows));
     POSENC_RETURN_IF_ERROR(to_size("table width", pairs, &table.pairs));
     return rope_apply_table(table, static_cast<Pairing>(pairing), rotary_dim, positions_from(offset, ids, per_batch),
                             t);
   });
+}
+
+/// Expands n cos/sin values (a whole [rows, pairs] table) for the interleaved pairing.
+void rope_expand_table_binding(std::uintptr_t cos, std::uintptr_t sin, int n, std::uintptr_t cos2, std::uintptr_t sin2) {
+  rope_expand_interleaved(ptr<const float>(cos), ptr<const float>(sin), static_cast<std::size_t>(n), ptr<float>(cos2),
+                          ptr<float>(sin2));
 }
 
 }  // namespace
@@ -98,4 +106,5 @@ EMSCRIPTEN_BINDINGS(posenc_rope) {
   emscripten::function("ropeAngles", &rope_angles_binding);
   emscripten::function("ropeFillTable", &rope_fill_table_binding);
   emscripten::function("ropeApplyTable", &rope_apply_table_binding);
+  emscripten::function("ropeExpandTable", &rope_expand_table_binding);
 }

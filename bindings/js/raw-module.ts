@@ -49,11 +49,14 @@ export interface RawModule {
   /** Writes count * rotaryDim/2 angles (position * inverse frequency) at `out`. */
   ropeAngles(rotaryDim: number, base: number, scaling: Ptr, seqLen: number, ids: Ptr, count: number, out: Ptr): number;
   ropeFillTable(rotaryDim: number, invFreq: Ptr, attentionFactor: number, rows: number, cos: Ptr, sin: Ptr): number;
+  /** cos2/sin2: an interleaved cache's expanded rows (ropeExpandTable), or 0 to expand per call. */
   ropeApplyTable(
-    cos: Ptr, sin: Ptr, rows: number, pairs: number, pairing: number, rotaryDim: number, q: Ptr, qHeads: number,
-    k: Ptr, kHeads: number, batch: number, seq: number, headDim: number, layout: number, offset: number, ids: Ptr,
-    perBatch: boolean,
+    cos: Ptr, sin: Ptr, cos2: Ptr, sin2: Ptr, rows: number, pairs: number, pairing: number, rotaryDim: number, q: Ptr,
+    qHeads: number, k: Ptr, kHeads: number, batch: number, seq: number, headDim: number, layout: number, offset: number,
+    ids: Ptr, perBatch: boolean,
   ): number;
+  /** Writes n expanded cos/sin pairs: cos2 = [c0 c0 c1 c1 ...], sin2 = [-s0 s0 -s1 s1 ...]. */
+  ropeExpandTable(cos: Ptr, sin: Ptr, n: number, cos2: Ptr, sin2: Ptr): void;
 
   /** 2-D axial RoPE; with ids = 0 the positions are the gridRows x gridCols grid in row-major order. */
   ropeApplyAxial(

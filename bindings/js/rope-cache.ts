@@ -24,6 +24,9 @@ export interface RopeCacheState {
   table: Ptr;
   cos: Ptr;
   sin: Ptr;
+  /** Expanded rows for the interleaved pairing (0 for half). */
+  cos2: Ptr;
+  sin2: Ptr;
   rows: number;
   pairs: number;
   rotaryDim: number;
@@ -74,7 +77,7 @@ export class RopeCache {
       const kPtr = kt ? scope.tensorIn(kt, 'k') : 0;
       const idsPtr = scope.f64In(pos.ids, 'positionIds');
       heap.check(
-        heap.raw.ropeApplyTable(s.cos, s.sin, s.rows, s.pairs, s.pairing, s.rotaryDim, qPtr, qh.heads, kPtr,
+        heap.raw.ropeApplyTable(s.cos, s.sin, s.cos2, s.sin2, s.rows, s.pairs, s.pairing, s.rotaryDim, qPtr, qh.heads, kPtr,
           kh?.heads ?? 0, qh.batch, qh.seq, qh.headDim, qh.layout, pos.offset, idsPtr, pos.perBatch),
         fn,
       );
@@ -102,7 +105,7 @@ export class RopeCache {
   /** Frees the cache's WebAssembly memory. Safe to call twice. */
   dispose(): void {
     this.#heap.free(this.#s.table);
-    this.#s = { ...this.#s, table: 0, cos: 0, sin: 0 };
+    this.#s = { ...this.#s, table: 0, cos: 0, sin: 0, cos2: 0, sin2: 0 };
   }
 
   #live(fn: string): RopeCacheState {

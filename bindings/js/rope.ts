@@ -224,16 +224,23 @@ export function ropeApi(heap: Heap): RopeApi {
     try {
       const freq = frequencyBlock(fn, spec, seqLen, scope);
       const pairs = spec.rotaryDim / 2;
-      const table = heap.alloc(2 * rows * pairs * 4, 'the cos/sin cache');
+      // The interleaved pairing rotates with expanded rows ([c c], [-s s] per pair): a cache keeps
+      // them too (3x the memory) so that no call expands its tokens' rows again.
+      const expanded = spec.pairing === 1;
+      const block = rows * pairs * 4;
+      const table = heap.alloc((expanded ? 6 : 2) * block, 'the cos/sin cache');
       const cos = table;
-      const sin = table + rows * pairs * 4;
+      const sin = table + block;
+      const cos2 = expanded ? table + 2 * block : 0;
+      const sin2 = expanded ? table + 4 * block : 0;
       try {
         heap.check(raw.ropeFillTable(spec.rotaryDim, freq.ptr, freq.attentionFactor, rows, cos, sin), fn);
       } catch (error) {
         heap.free(table);
         throw error;
       }
-      return new RopeCache(heap, { table, cos, sin, rows, pairs, rotaryDim: spec.rotaryDim, headDim, pairing: spec.pairing });
+      if (expanded) raw.ropeExpandTable(cos, sin, rows * pairs, cos2, sin2);
+      return new RopeCache(heap, { table, cos, sin, cos2, sin2, rows, pairs, rotaryDim: spec.rotaryDim, headDim, pairing: spec.pairing });
     } finally {
       scope.release();
     }
@@ -278,7 +285,7 @@ export function ropeApi(heap: Heap): RopeApi {
       const sinPtr = scope.tensorIn(sin, 'sinCache');
       const idsPtr = scope.f64In(pos.ids, 'positionIds');
       heap.check(
-        raw.ropeApplyTable(cosPtr, sinPtr, rows, pairs, interleaved, rotaryDim, xPtr, h.heads, 0, 0, h.batch, h.seq,
+        raw.ropeApplyTable(cosPtr, sinPtr, 0, 0, rows, pairs, interleaved, rotaryDim, xPtr, h.heads, 0, 0, h.batch, h.seq,
           h.headDim, h.layout, pos.offset, idsPtr, pos.perBatch),
         fn,
       );

@@ -105,6 +105,10 @@ Status rope_fill_table(const RopeRotation& rotation, std::size_t rows, float* co
   return {};
 }
 
+void rope_expand_interleaved(const float* cos, const float* sin, std::size_t n, float* cos2, float* sin2) {
+  detail::expand_interleaved(cos, sin, n, cos2, sin2);
+}
+
 Status rope_apply_table(const RopeTable& table, Pairing pairing, int rotary_dim, const Positions& positions,
                         const RopeTensors& t) {
   POSENC_RETURN_IF_ERROR(detail::check_rope_tensors(t, pairing, rotary_dim));
@@ -116,17 +120,24 @@ Status rope_apply_table(const RopeTable& table, Pairing pairing, int rotary_dim,
                                                          std::to_string(rotary_dim) + " needs rotaryDim/2 = " +
                                                          std::to_string(rotary_dim / 2));
   }
+  if ((table.cos2 == nullptr) != (table.sin2 == nullptr)) return detail::invalid("cos2 and sin2 must be given together");
   POSENC_RETURN_IF_ERROR(detail::check_row_ids(table.rows, positions, t.batch, t.seq));
 
   const std::size_t pairs = table.pairs;
+  const bool expanded = pairing == Pairing::interleaved && table.cos2 != nullptr;
   detail::ChunkRows rows;
-  POSENC_RETURN_IF_ERROR(rows.allocate(pairs, pairing, false));
+  if (!expanded) POSENC_RETURN_IF_ERROR(rows.allocate(pairs, pairing, false));
   for (std::size_t b = 0; b < t.batch; ++b) {
     for (std::size_t s0 = 0; s0 < t.seq; s0 += detail::kRopeChunkTokens) {
       const std::size_t n = std::min(detail::kRopeChunkTokens, t.seq - s0);
       for (std::size_t j = 0; j < n; ++j) {
         const auto row = static_cast<std::size_t>(positions.at(b, s0 + j, t.seq));
-        rows.point(j, table.cos + row * pairs, table.sin + row * pairs, pairs, pairing);
+        if (expanded) {
+          rows.cos_ptr[j] = table.cos2 + row * 2 * pairs;
+          rows.sin_ptr[j] = table.sin2 + row * 2 * pairs;
+        } else {
+          rows.point(j, table.cos + row * pairs, table.sin + row * pairs, pairs, pairing);
+        }
       }
       detail::rotate_tokens(t, pairing, pairs, b, s0, n, rows.cos_ptr, rows.sin_ptr);
     }

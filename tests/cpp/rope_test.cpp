@@ -144,6 +144,15 @@ TEST_CASE("a filled cos/sin table applied by lookup equals direct application", 
     REQUIRE(rope_apply(rot, Positions::list(ids, true), ta).ok());
     REQUIRE(rope_apply_table({cos.data(), sin.data(), rows, 12}, pairing, 24, Positions::list(ids, true), tb).ok());
     CHECK(posenc::test::max_abs_diff(a.data(), b.data(), a.size()) <= 4e-7);
+    if (pairing == Pairing::interleaved) {  // a cache's pre-expanded rows give exactly the same rotation
+      std::vector<float> cos2(rows * 24), sin2(rows * 24);
+      rope_expand_interleaved(cos.data(), sin.data(), rows * 12, cos2.data(), sin2.data());
+      auto c = random_floats(2 * 5 * 3 * 32, 9);
+      const RopeTensors tc{c.data(), 3, nullptr, 0, 2, 5, 32, HeadLayout::bhsd};
+      const RopeTable expanded{cos.data(), sin.data(), rows, 12, cos2.data(), sin2.data()};
+      REQUIRE(rope_apply_table(expanded, pairing, 24, Positions::list(ids, true), tc).ok());
+      CHECK(posenc::test::max_abs_diff(b.data(), c.data(), b.size()) == 0.0);
+    }
   }
 }
 
@@ -196,4 +205,8 @@ TEST_CASE("rope_apply_table rejects ids outside the table and mismatched widths"
   CHECK(st.code() == StatusCode::shape_mismatch);
   st = rope_apply_table(table, Pairing::half, 8, Positions::range(8), t);
   CHECK(st.code() == StatusCode::out_of_range);
+  const RopeTable half_expanded{cos.data(), sin.data(), 10, 4, cos.data(), nullptr};
+  st = rope_apply_table(half_expanded, Pairing::interleaved, 8, Positions::range(0), t);
+  CHECK(st.code() == StatusCode::invalid_argument);
+  CHECK(st.message().find("cos2 and sin2") != std::string::npos);
 }

@@ -69,7 +69,17 @@ struct RopeTable {
   const float* sin = nullptr;
   std::size_t rows = 0;
   std::size_t pairs = 0;
+  /// Optional, for the interleaved pairing: the rows already expanded by rope_expand_interleaved
+  /// ([rows, 2 * pairs] each). Given, they are used as they are instead of expanding the rows of
+  /// every call's tokens (a reusable cache expands once). Both or neither.
+  const float* cos2 = nullptr;
+  const float* sin2 = nullptr;
 };
+
+/// cos2 = [c0 c0 c1 c1 ...], sin2 = [-s0 s0 -s1 s1 ...] for n cos/sin values: the form the
+/// interleaved pairing rotates with. Applied to a whole [rows, pairs] table it gives the
+/// [rows, 2 * pairs] rows RopeTable::cos2/sin2 take.
+void rope_expand_interleaved(const float* cos, const float* sin, std::size_t n, float* cos2, float* sin2);
 
 /// Fills a table for positions 0..rows-1 (attention factor included), e.g. for a reusable cache.
 Status rope_fill_table(const RopeRotation& rotation, std::size_t rows, float* cos, float* sin);

@@ -22,15 +22,17 @@ const TYPES = {
   '.map': 'application/json; charset=utf-8',
 };
 
-function mounts(base) {
+/** The lesson: the built package at <base>dist/, web/ at <base>; or one folder `root` at <base>. */
+function mounts(base, root) {
+  if (root) return [[base, root]];
   return [
     [`${base}dist/`, join(ROOT, 'dist')],
     [base, join(ROOT, 'web')],
   ];
 }
 
-function resolve(urlPath, base) {
-  for (const [prefix, dir] of mounts(base)) {
+function resolve(urlPath, base, root) {
+  for (const [prefix, dir] of mounts(base, root)) {
     if (!urlPath.startsWith(prefix)) continue;
     const rel = normalize(decodeURIComponent(urlPath.slice(prefix.length)) || 'index.html');
     const file = join(dir, rel);
@@ -42,13 +44,14 @@ function resolve(urlPath, base) {
 
 /**
  * Starts the server; resolves with { server, url } once it listens. Port 0 picks a free port;
- * `base` ('/' by default, else e.g. '/lessons/posenc/') is the path the site is served under.
+ * `base` ('/' by default, else e.g. '/lessons/posenc/') is the path the site is served under;
+ * `root`, a folder to serve instead of the lesson (the package tests serve bundled apps with it).
  */
-export function startServer({ port = 0, host = '127.0.0.1', base = '/' } = {}) {
+export function startServer({ port = 0, host = '127.0.0.1', base = '/', root = undefined } = {}) {
   if (!base.startsWith('/') || !base.endsWith('/')) throw new Error(`server: base must start and end with '/', got ${base}`);
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
-    let file = resolve(path.endsWith('/') ? path + 'index.html' : path, base);
+    let file = resolve(path.endsWith('/') ? path + 'index.html' : path, base, root);
     let stat;
     try {
       stat = file && statSync(file);

@@ -1,12 +1,17 @@
 // The package as users get it: `npm pack`, installed into an empty folder, imported from Node ESM
-// and CommonJS, and type-checked from a strict TypeScript consumer.
+// and CommonJS, type-checked from a strict TypeScript consumer, and bundled into a browser app by
+// esbuild and by Vite (run in headless Chromium).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+import { startServer } from '../../scripts/lib/server.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'posenc-pack-'));
@@ -91,4 +96,67 @@ test('TypeScript consumers (ESM and CJS, strict) type-check against the shipped 
     files: ['use.mts', 'use.cts'],
   }));
   sh(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
+});
+
+// A browser app as a user writes it: import posenc by name, compute, show the result.
+const BROWSER_APP = `
+import { createPosEnc } from 'posenc';
+createPosEnc().then((pe) => {
+  const t = pe.sinusoidal.table({ length: 2, dim: 4 });
+  const q = new Float32Array([1, 0]);
+  pe.rope.apply(q, null, { dims: [1, 2], offset: 1 });
+  document.body.dataset.result = JSON.stringify({ simd: pe.simd, row1: Array.from(t.data.slice(4)), q: Array.from(q) });
+}, (error) => { document.body.dataset.result = JSON.stringify({ error: String(error) }); });
+`;
+
+/** Serves `dir`, opens it in headless Chromium, returns the app's result and what went wrong. */
+async function runInBrowser(dir) {
+  const { server, url } = await startServer({ port: 0, root: dir });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  const problems = [];
+  let wasmType = '';
+  try {
+    const page = await browser.newPage();
+    page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console: ${m.text()}`); });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+      if (r.url().endsWith('.wasm')) wasmType = r.headers()['content-type'];
+    });
+    await page.goto(url);
+    await page.waitForSelector('body[data-result]', { state: 'attached', timeout: 20_000 });
+    return { result: JSON.parse(await page.getAttribute('body', 'data-result')), problems, wasmType };
+  } finally {
+    await browser.close();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+function checkBrowserResult({ result, problems, wasmType }) {
+  assert.deepEqual(problems, []);
+  assert.equal(result.error, undefined);
+  assert.equal(result.simd, 'sse4.1');
+  assert.ok(Math.abs(result.row1[0] - Math.sin(1)) < 1e-7);
+  assert.ok(Math.abs(result.q[0] - Math.cos(1)) < 1e-7 && Math.abs(result.q[1] - Math.sin(1)) < 1e-7);
+  assert.equal(wasmType, 'application/wasm', 'the page fetched posenc.wasm');
+}
+
+test('esbuild (--bundle --format=esm) with posenc.wasm copied beside the bundle runs in Chromium', async () => {
+  mkdirSync(join(app, 'src'), { recursive: true });
+  writeFileSync(join(app, 'src', 'main.js'), BROWSER_APP);
+  const out = join(app, 'dist-esbuild');
+  sh(join(ROOT, 'node_modules', '.bin', 'esbuild'), ['src/main.js', '--bundle', '--format=esm', `--outdir=${out}`, '--log-level=warning']);
+  copyFileSync(join(app, 'node_modules', 'posenc', 'dist', 'posenc.wasm'), join(out, 'posenc.wasm')); // as the README says
+  writeFileSync(join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="./main.js"></script>');
+  checkBrowserResult(await runInBrowser(out));
+});
+
+test('Vite (vite build, no configuration) emits posenc.wasm as an asset and the app runs in Chromium', async () => {
+  mkdirSync(join(app, 'src'), { recursive: true });
+  writeFileSync(join(app, 'src', 'main.js'), BROWSER_APP);
+  writeFileSync(join(app, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="/src/main.js"></script>');
+  sh(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', 'dist-vite', '--logLevel', 'warn']);
+  const assets = readdirSync(join(app, 'dist-vite', 'assets'));
+  assert.ok(assets.some((f) => /^posenc-.*\.wasm$/.test(f)), `posenc.wasm among the assets: ${assets.join(', ')}`);
+  checkBrowserResult(await runInBrowser(join(app, 'dist-vite')));
 });

@@ -1,23 +1,19 @@
 // RopeCache: cos/sin rows for positions 0..maxPositions-1 kept in WebAssembly memory, so repeated
 // rotations (a decoding loop) skip the trigonometry.
 import * as args from './args.js';
-import type { PositionIdsInput, Tensor, TensorInput } from './args.js';
+import type { Tensor, TensorInput } from './args.js';
 import { PosEncError } from './errors.js';
-import { Heap, HeapScope } from './heap.js';
+import { Heap } from './heap.js';
 import type { Ptr } from './raw-module.js';
 import { positionsOf } from './position-table.js';
-import { qkOf } from './rope-shapes.js';
-import type { HeadLayout } from './rope-shapes.js';
+import { qkOf, rotateInPlace } from './rope-shapes.js';
+import type { RopeApplyOptions } from './rope.js';
 
-/** Options of {@link RopeCache.apply}: the tensors' shapes and positions (integers inside the cache). */
-export interface RopeCacheApplyOptions {
-  layout?: HeadLayout;
-  dims?: readonly number[];
-  kDims?: readonly number[];
-  numHeads?: number;
-  offset?: number;
-  positionIds?: PositionIdsInput;
-}
+/**
+ * Options of {@link RopeCache.apply}: the tensors' shapes and positions, as for `rope.apply`
+ * (positions must be integers inside the cache).
+ */
+export type RopeCacheApplyOptions = Pick<RopeApplyOptions, 'layout' | 'dims' | 'kDims' | 'numHeads' | 'offset' | 'positionIds'>;
 
 /** @internal */
 export interface RopeCacheState {
@@ -66,26 +62,15 @@ export class RopeCache {
     const opts = args.options(fn, options, ['layout', 'dims', 'kDims', 'numHeads', 'offset', 'positionIds']);
     const s = this.#live(fn);
     const heap = this.#heap;
-    const { qt, qh, kt, kh } = qkOf(fn, q, k, opts);
+    const qk = qkOf(fn, q, k, opts);
+    const { qh, kh } = qk;
     if (s.headDim !== undefined && s.headDim !== qh.headDim) {
       throw new PosEncError('SHAPE_MISMATCH', `${fn}: the cache was built for headDim ${s.headDim}, q has head size ${qh.headDim}`);
     }
     const pos = positionsOf(fn, opts, qh.batch, qh.seq);
-    const scope = new HeapScope(heap);
-    try {
-      const qPtr = scope.tensorIn(qt, 'q');
-      const kPtr = kt ? scope.tensorIn(kt, 'k') : 0;
-      const idsPtr = scope.f64In(pos.ids, 'positionIds');
-      heap.check(
-        heap.raw.ropeApplyTable(s.cos, s.sin, s.cos2, s.sin2, s.rows, s.pairs, s.pairing, s.rotaryDim, qPtr, qh.heads, kPtr,
-          kh?.heads ?? 0, qh.batch, qh.seq, qh.headDim, qh.layout, pos.offset, idsPtr, pos.perBatch),
-        fn,
-      );
-      scope.tensorOut(qt, qPtr);
-      if (kt) scope.tensorOut(kt, kPtr);
-    } finally {
-      scope.release();
-    }
+    rotateInPlace(heap, fn, qk, pos.ids, (qPtr, kPtr, idsPtr) =>
+      heap.raw.ropeApplyTable(s.cos, s.sin, s.cos2, s.sin2, s.rows, s.pairs, s.pairing, s.rotaryDim, qPtr, qh.heads,
+        kPtr, kh?.heads ?? 0, qh.batch, qh.seq, qh.headDim, qh.layout, pos.offset, idsPtr, pos.perBatch));
   }
 
   /**

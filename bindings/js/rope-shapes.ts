@@ -2,6 +2,8 @@
 import * as args from './args.js';
 import type { TensorArg } from './args.js';
 import { PosEncError } from './errors.js';
+import { Heap, HeapScope } from './heap.js';
+import type { Ptr } from './raw-module.js';
 
 /** Memory order of a 4-D q/k tensor: `'bshd'` = [batch, seq, heads, headDim], `'bhsd'` = [batch, heads, seq, headDim]. */
 export type HeadLayout = 'bshd' | 'bhsd';
@@ -100,4 +102,25 @@ export function qkOf(fn: string, q: unknown, k: unknown, opts: Record<string, un
   const kh = kt && kHeads(fn, kt, qt, qh);
   if (kt) checkDisjoint(fn, qt.data, kt.data);
   return { qt, qh, kt, kh };
+}
+
+/**
+ * Rotates q and k (when given) in place: `rotate` is the binding call, given their heap addresses,
+ * the position ids' (0 for a range) and the call's scope for anything else it copies in. Tensors
+ * that are not WasmTensors are copied in and back out.
+ */
+export function rotateInPlace(
+  heap: Heap, fn: string, { qt, kt }: QK, ids: Float64Array | undefined,
+  rotate: (q: Ptr, k: Ptr, ids: Ptr, scope: HeapScope) => number,
+): void {
+  const scope = new HeapScope(heap);
+  try {
+    const qPtr = scope.tensorIn(qt, 'q');
+    const kPtr = kt ? scope.tensorIn(kt, 'k') : 0;
+    heap.check(rotate(qPtr, kPtr, scope.f64In(ids, 'positionIds'), scope), fn);
+    scope.tensorOut(qt, qPtr);
+    if (kt) scope.tensorOut(kt, kPtr);
+  } finally {
+    scope.release();
+  }
 }

@@ -12,9 +12,9 @@ import { fromConfig } from './rope-config.js';
 import type { RopeConfigOptions, RopeModelSpec } from './rope-config.js';
 import { ropeFormsApi } from './rope-forms.js';
 import type { Rope2dOptions, RopeMultimodalOptions, RopeXPosOptions } from './rope-forms.js';
-import { qHeads, qkOf } from './rope-shapes.js';
+import { qHeads, qkOf, rotateInPlace } from './rope-shapes.js';
 import type { HeadLayout } from './rope-shapes.js';
-import { frequencyBlockLength, readFrequencies, resolveSpec, SPEC_KEYS, seqLenOf } from './rope-spec.js';
+import { frequencyBlockLength, PAIRINGS, readFrequencies, resolveSpec, SPEC_KEYS, seqLenOf } from './rope-spec.js';
 import type { ResolvedSpec, RopeFrequencies, RopeSpec } from './rope-spec.js';
 
 export type { HeadLayout } from './rope-shapes.js';
@@ -157,25 +157,14 @@ export function ropeApi(heap: Heap): RopeApi {
     const fn = 'rope.apply';
     const opts = args.options(fn, options, APPLY_OPTIONS);
     refuseMrope(fn, opts);
-    const { qt, qh, kt, kh } = qkOf(fn, q, k, opts);
+    const qk = qkOf(fn, q, k, opts);
+    const { qh, kh } = qk;
     const spec = resolveSpec(fn, opts, qh.headDim);
     const seqLen = seqLenOf(fn, opts.seqLen);
     const pos = positionsOf(fn, opts, qh.batch, qh.seq);
-    const scope = new HeapScope(heap);
-    try {
-      const qPtr = scope.tensorIn(qt, 'q');
-      const kPtr = kt ? scope.tensorIn(kt, 'k') : 0;
-      const idsPtr = scope.f64In(pos.ids, 'positionIds');
-      heap.check(
-        raw.ropeApply(qPtr, qh.heads, kPtr, kh?.heads ?? 0, qh.batch, qh.seq, qh.headDim, qh.layout, spec.pairing,
-          spec.rotaryDim, spec.base, scalingIn(spec, scope), seqLen, pos.offset, idsPtr, pos.perBatch),
-        fn,
-      );
-      scope.tensorOut(qt, qPtr);
-      if (kt) scope.tensorOut(kt, kPtr);
-    } finally {
-      scope.release();
-    }
+    rotateInPlace(heap, fn, qk, pos.ids, (qPtr, kPtr, idsPtr, scope) =>
+      raw.ropeApply(qPtr, qh.heads, kPtr, kh?.heads ?? 0, qh.batch, qh.seq, qh.headDim, qh.layout, spec.pairing,
+        spec.rotaryDim, spec.base, scalingIn(spec, scope), seqLen, pos.offset, idsPtr, pos.perBatch));
   }
 
   function frequencies(spec: RopeSpec & RopeLengthOptions, options?: RopeLengthOptions): RopeFrequencies {
@@ -226,7 +215,7 @@ export function ropeApi(heap: Heap): RopeApi {
       const pairs = spec.rotaryDim / 2;
       // The interleaved pairing rotates with expanded rows ([c c], [-s s] per pair): a cache keeps
       // them too (3x the memory) so that no call expands its tokens' rows again.
-      const expanded = spec.pairing === 1;
+      const expanded = PAIRINGS[spec.pairing] === 'interleaved';
       const block = rows * pairs * 4;
       const table = heap.alloc((expanded ? 6 : 2) * block, 'the cos/sin cache');
       const cos = table;

@@ -18,10 +18,6 @@ constexpr std::size_t kBlockPairs = 256;  // pairs processed together: their pha
 constexpr std::size_t kResyncRows = 64;
 constexpr std::size_t kRowsPerPass = 4;  // steps per pass over a block; 4 rows of a block stay in L1
 
-bool interleaved_pairs(const AngleSink& sink) {  // [sin, cos, sin, cos, ...]
-  return sink.elem_stride == 2 && sink.sin != nullptr && sink.cos == sink.sin + 1;
-}
-
 void emit_row(const AngleSink& sink, std::size_t t, std::size_t i0, std::size_t n, const double* s, const double* c) {
   const std::size_t at = t * sink.row_stride + i0 * sink.elem_stride;
   if (interleaved_pairs(sink)) {

@@ -17,6 +17,11 @@ struct AngleSink {
   double scale = 1.0;
 };
 
+/// Whether the sink writes [sin, cos] pairs (the paper's layout), which has kernels of its own.
+inline bool interleaved_pairs(const AngleSink& sink) {
+  return sink.elem_stride == 2 && sink.sin != nullptr && sink.cos == sink.sin + 1;
+}
+
 /// Rows t < count at positions start + t. Uses the exact angle-addition recurrence between
 /// direct evaluations every kResyncRows rows, all in double precision.
 void angle_rows_range(const double* freq, std::size_t pairs, double start, std::size_t count, const AngleSink& sink);

@@ -17,7 +17,7 @@ namespace posenc::detail {
 Status angle_rows_range_fast(const double* freq, std::size_t pairs, double start, std::size_t count,
                              const AngleSink& sink) {
   constexpr std::size_t K = kAnchorRows;
-  const bool interleaved = sink.elem_stride == 2 && sink.sin != nullptr && sink.cos == sink.sin + 1;
+  const bool interleaved = interleaved_pairs(sink);
   if (count < 2 * K || !(interleaved || sink.elem_stride == 1)) {
     angle_rows_range(freq, pairs, start, count, sink);
     return {};

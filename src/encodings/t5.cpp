@@ -161,17 +161,21 @@ Status t5_bias_diagonals(const T5BucketParams& p, const T5BiasTable& table, std:
   POSENC_RETURN_IF_ERROR(detail::check_relative_lengths(q_len, k_len, query_offset, table.heads));
   std::vector<std::int32_t> buckets;
   POSENC_RETURN_IF_ERROR(diagonal_buckets(plan_of(p), q_len, k_len, query_offset, buckets));
-  // The buckets come in runs along the diagonal (the exact ones are runs of one), so each head's
-  // vector is a few fills of one table value per run.
+  // The buckets come in runs along the diagonal (the exact ones are runs of one): found once, then
+  // each head's vector is one fill of a table value per run.
   const std::size_t diag_len = buckets.size();
+  std::vector<std::size_t> starts;  // where each run begins, then diag_len
+  POSENC_RETURN_IF_ERROR(detail::allocate(starts, diag_len + 1));
+  std::size_t runs = 0;
+  for (std::size_t t = 0; t < diag_len; ++t) {
+    if (t == 0 || buckets[t] != buckets[t - 1]) starts[runs++] = t;
+  }
+  starts[runs] = diag_len;
   for (std::size_t h = 0; h < table.heads; ++h) {
     float* diag = out + h * diag_len;
-    std::size_t t = 0;
-    while (t < diag_len) {
-      std::size_t end = t + 1;
-      while (end < diag_len && buckets[end] == buckets[t]) ++end;
-      std::fill(diag + t, diag + end, table.data[static_cast<std::size_t>(buckets[t]) * table.heads + h]);
-      t = end;
+    for (std::size_t r = 0; r < runs; ++r) {
+      const std::size_t t = starts[r];
+      std::fill(diag + t, diag + starts[r + 1], table.data[static_cast<std::size_t>(buckets[t]) * table.heads + h]);
     }
   }
   return {};

@@ -40,28 +40,20 @@ namespace posenc::kernels {
   void narrow(const double* src, std::size_t n, double scale, float* dst, std::size_t stride);      \
   /** dst[2i] = float(a[i] * scale), dst[2i + 1] = float(b[i] * scale): two rows interleaved. */     \
   void narrow_interleave(const double* a, const double* b, std::size_t n, double scale, float* dst); \
-  /** Half pairing: for i < pairs, (x[i], x[i + pairs]) <- (a c_i - b s_i, a s_i + b c_i). */       \
-  void rotate_half(float* x, const float* cos, const float* sin, std::size_t pairs);                \
-  /** Interleaved pairing on 2*pairs lanes, with cos2 = [c0 c0 c1 c1 ...] and                       \
-      sin2 = [-s0 s0 -s1 s1 ...]: x <- x * cos2 + swap_adjacent(x) * sin2. */                      \
-  void rotate_interleaved(float* x, const float* cos2, const float* sin2, std::size_t pairs);       \
-  /** rotate_half on `rows` rows x + r * stride (r < rows), all with the same cos/sin. */           \
-  void rotate_half_rows(float* x, std::size_t rows, std::size_t stride, const float* cos,           \
-                        const float* sin, std::size_t pairs);                                       \
-  /** rotate_interleaved on `rows` rows x + r * stride (r < rows), all with the same cos2/sin2. */  \
-  void rotate_interleaved_rows(float* x, std::size_t rows, std::size_t stride, const float* cos2,   \
-                               const float* sin2, std::size_t pairs);                               \
-  /** rotate_half_rows for `tokens` tokens in one call: token t's rows start at x + t * token_stride \
-      and use cos_rows[t], sin_rows[t] (the drivers' loop, without a call per token). */           \
+  /** RoPE, half pairing, for `tokens` tokens in one call (the drivers' loop, without a call per     \
+      token): token t's `rows` head rows start at x + t * token_stride + r * row_stride and each   \
+      pair i < pairs becomes (x[i], x[i + pairs]) <- (a c_i - b s_i, a s_i + b c_i), with c, s the \
+      rows cos_rows[t], sin_rows[t]. */                                                             \
   void rotate_half_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,  \
                           std::size_t row_stride, const float* const* cos_rows,                     \
                           const float* const* sin_rows, std::size_t pairs);                         \
-  /** rotate_interleaved_rows for `tokens` tokens, as rotate_half_tokens. */                        \
+  /** The same for the interleaved pairing, on 2*pairs lanes per row with the expanded rows         \
+      cos2 = [c0 c0 c1 c1 ...], sin2 = [-s0 s0 -s1 s1 ...]: x <- x cos2 + swap_adjacent(x) sin2. */ \
   void rotate_interleaved_tokens(float* x, std::size_t tokens, std::size_t token_stride,            \
                                  std::size_t rows, std::size_t row_stride,                          \
                                  const float* const* cos2_rows, const float* const* sin2_rows,      \
                                  std::size_t pairs);                                                \
-  /** cos2 = [c0 c0 c1 c1 ...], sin2 = [-s0 s0 -s1 s1 ...] (the rows rotate_interleaved takes). */   \
+  /** cos2 = [c0 c0 c1 c1 ...], sin2 = [-s0 s0 -s1 s1 ...] (the rows rotate_interleaved_tokens takes). */ \
   void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2,       \
                           float* sin2);                                                             \
   /** dst[i] += src[i]. */                                                                          \

@@ -4,6 +4,37 @@
 #include "kernels/kernels.hpp"
 
 namespace posenc::kernels::reference {
+namespace {
+
+void rotate_half(float* x, const float* cos, const float* sin, std::size_t pairs) {
+  for (std::size_t i = 0; i < pairs; ++i) {
+    const float a = x[i];
+    const float b = x[i + pairs];
+    x[i] = a * cos[i] - b * sin[i];
+    x[i + pairs] = a * sin[i] + b * cos[i];
+  }
+}
+
+void rotate_interleaved(float* x, const float* cos2, const float* sin2, std::size_t pairs) {
+  for (std::size_t i = 0; i < pairs; ++i) {
+    const float a = x[2 * i];
+    const float b = x[2 * i + 1];
+    x[2 * i] = a * cos2[2 * i] + b * sin2[2 * i];
+    x[2 * i + 1] = b * cos2[2 * i + 1] + a * sin2[2 * i + 1];
+  }
+}
+
+void rotate_half_rows(float* x, std::size_t rows, std::size_t stride, const float* cos, const float* sin,
+                      std::size_t pairs) {
+  for (std::size_t r = 0; r < rows; ++r) rotate_half(x + r * stride, cos, sin, pairs);
+}
+
+void rotate_interleaved_rows(float* x, std::size_t rows, std::size_t stride, const float* cos2, const float* sin2,
+                             std::size_t pairs) {
+  for (std::size_t r = 0; r < rows; ++r) rotate_interleaved(x + r * stride, cos2, sin2, pairs);
+}
+
+}  // namespace
 
 void sincos(const double* angles, std::size_t n, double* sin_out, double* cos_out) {
   for (std::size_t i = 0; i < n; ++i) {
@@ -71,34 +102,6 @@ void narrow_interleave(const double* a, const double* b, std::size_t n, double s
     dst[2 * i] = static_cast<float>(a[i] * scale);
     dst[2 * i + 1] = static_cast<float>(b[i] * scale);
   }
-}
-
-void rotate_half(float* x, const float* cos, const float* sin, std::size_t pairs) {
-  for (std::size_t i = 0; i < pairs; ++i) {
-    const float a = x[i];
-    const float b = x[i + pairs];
-    x[i] = a * cos[i] - b * sin[i];
-    x[i + pairs] = a * sin[i] + b * cos[i];
-  }
-}
-
-void rotate_interleaved(float* x, const float* cos2, const float* sin2, std::size_t pairs) {
-  for (std::size_t i = 0; i < pairs; ++i) {
-    const float a = x[2 * i];
-    const float b = x[2 * i + 1];
-    x[2 * i] = a * cos2[2 * i] + b * sin2[2 * i];
-    x[2 * i + 1] = b * cos2[2 * i + 1] + a * sin2[2 * i + 1];
-  }
-}
-
-void rotate_half_rows(float* x, std::size_t rows, std::size_t stride, const float* cos, const float* sin,
-                      std::size_t pairs) {
-  for (std::size_t r = 0; r < rows; ++r) rotate_half(x + r * stride, cos, sin, pairs);
-}
-
-void rotate_interleaved_rows(float* x, std::size_t rows, std::size_t stride, const float* cos2, const float* sin2,
-                             std::size_t pairs) {
-  for (std::size_t r = 0; r < rows; ++r) rotate_interleaved(x + r * stride, cos2, sin2, pairs);
 }
 
 void rotate_half_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,

@@ -112,24 +112,6 @@ void narrow_interleave(const double* a, const double* b, std::size_t n, double s
   }
 }
 
-void rotate_half(float* x, const float* cos, const float* sin, std::size_t pairs) {
-  simd::rotate_half_rows<Arch>(x, 1, 0, cos, sin, pairs);
-}
-
-void rotate_interleaved(float* x, const float* cos2, const float* sin2, std::size_t pairs) {
-  simd::rotate_interleaved_rows<Arch>(x, 1, 0, cos2, sin2, pairs);
-}
-
-void rotate_half_rows(float* x, std::size_t rows, std::size_t stride, const float* cos, const float* sin,
-                      std::size_t pairs) {
-  simd::rotate_half_rows<Arch>(x, rows, stride, cos, sin, pairs);
-}
-
-void rotate_interleaved_rows(float* x, std::size_t rows, std::size_t stride, const float* cos2, const float* sin2,
-                             std::size_t pairs) {
-  simd::rotate_interleaved_rows<Arch>(x, rows, stride, cos2, sin2, pairs);
-}
-
 void rotate_half_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,
                         std::size_t row_stride, const float* const* cos_rows, const float* const* sin_rows,
                         std::size_t pairs) {

@@ -17,6 +17,26 @@ constexpr std::size_t kMaxWidth = 70;
 constexpr std::size_t kMaxShift = 7;  // start offsets in elements: 0..7 floats covers every alignment mod 32 bytes
 // Float kernels: SIMD (fused or unfused multiply-add) vs scalar differ by a few ulp of values ~1.
 constexpr double kFloatTol = 4e-7;
+
+// The rotation kernels take a chunk of tokens; these rotate `rows` rows of one token (or one row).
+struct Simd {
+  static void half(float* x, std::size_t rows, std::size_t stride, const float* c, const float* s, std::size_t pairs) {
+    k::rotate_half_tokens(x, 1, 0, rows, stride, &c, &s, pairs);
+  }
+  static void interleaved(float* x, std::size_t rows, std::size_t stride, const float* c, const float* s,
+                          std::size_t pairs) {
+    k::rotate_interleaved_tokens(x, 1, 0, rows, stride, &c, &s, pairs);
+  }
+};
+struct Ref {
+  static void half(float* x, std::size_t rows, std::size_t stride, const float* c, const float* s, std::size_t pairs) {
+    k::reference::rotate_half_tokens(x, 1, 0, rows, stride, &c, &s, pairs);
+  }
+  static void interleaved(float* x, std::size_t rows, std::size_t stride, const float* c, const float* s,
+                          std::size_t pairs) {
+    k::reference::rotate_interleaved_tokens(x, 1, 0, rows, stride, &c, &s, pairs);
+  }
+};
 }  // namespace
 
 TEST_CASE("kernels report the architecture they were built for", "[kernels]") {
@@ -28,30 +48,30 @@ TEST_CASE("kernels report the architecture they were built for", "[kernels]") {
 #endif
 }
 
-TEST_CASE("rotate_half matches the reference for every width and alignment", "[kernels][rope]") {
+TEST_CASE("one row, half pairing, matches the reference for every width and alignment", "[kernels][rope]") {
   for (std::size_t pairs = 0; pairs <= kMaxWidth; ++pairs) {
     for (std::size_t shift = 0; shift <= kMaxShift; ++shift) {
       auto x = random_floats(2 * pairs + shift, pairs * 31 + shift);
       const auto c = random_floats(pairs + shift, 7 + pairs);
       const auto s = random_floats(pairs + shift, 11 + pairs);
       auto y = x;
-      k::rotate_half(x.data() + shift, c.data() + shift, s.data() + shift, pairs);
-      k::reference::rotate_half(y.data() + shift, c.data() + shift, s.data() + shift, pairs);
+      Simd::half(x.data() + shift, 1, 0, c.data() + shift, s.data() + shift, pairs);
+      Ref::half(y.data() + shift, 1, 0, c.data() + shift, s.data() + shift, pairs);
       INFO("pairs " << pairs << " shift " << shift);
       REQUIRE(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
     }
   }
 }
 
-TEST_CASE("rotate_interleaved matches the reference for every width and alignment", "[kernels][rope]") {
+TEST_CASE("one row, interleaved pairing, matches the reference for every width and alignment", "[kernels][rope]") {
   for (std::size_t pairs = 0; pairs <= kMaxWidth; ++pairs) {
     for (std::size_t shift = 0; shift <= kMaxShift; ++shift) {
       auto x = random_floats(2 * pairs + shift, pairs * 17 + shift);
       const auto c = random_floats(2 * pairs + shift, 3 + pairs);
       const auto s = random_floats(2 * pairs + shift, 5 + pairs);
       auto y = x;
-      k::rotate_interleaved(x.data() + shift, c.data() + shift, s.data() + shift, pairs);
-      k::reference::rotate_interleaved(y.data() + shift, c.data() + shift, s.data() + shift, pairs);
+      Simd::interleaved(x.data() + shift, 1, 0, c.data() + shift, s.data() + shift, pairs);
+      Ref::interleaved(y.data() + shift, 1, 0, c.data() + shift, s.data() + shift, pairs);
       INFO("pairs " << pairs << " shift " << shift);
       REQUIRE(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
     }
@@ -64,11 +84,11 @@ TEST_CASE("rotation kernels leave lanes outside the rotated span untouched", "[k
     const auto before = x;
     const auto c = random_floats(2 * pairs, 1);
     const auto s = random_floats(2 * pairs, 2);
-    k::rotate_half(x.data() + 1, c.data(), s.data(), pairs);
+    Simd::half(x.data() + 1, 1, 0, c.data(), s.data(), pairs);
     CHECK(x[0] == before[0]);
     for (std::size_t i = 2 * pairs + 1; i < x.size(); ++i) CHECK(x[i] == before[i]);
     x = before;
-    k::rotate_interleaved(x.data() + 1, c.data(), s.data(), pairs);
+    Simd::interleaved(x.data() + 1, 1, 0, c.data(), s.data(), pairs);
     CHECK(x[0] == before[0]);
     for (std::size_t i = 2 * pairs + 1; i < x.size(); ++i) CHECK(x[i] == before[i]);
   }
@@ -195,7 +215,7 @@ TEST_CASE("phasor_step, narrow and narrow_interleave match the reference for eve
   }
 }
 
-TEST_CASE("rotate_half_rows and rotate_interleaved_rows match the reference for every width, row count and alignment",
+TEST_CASE("the rows of a token match the reference for every width, row count and alignment",
           "[kernels][rope]") {
   for (std::size_t pairs = 0; pairs <= kMaxWidth; ++pairs) {
     for (std::size_t rows = 1; rows <= 5; ++rows) {
@@ -207,33 +227,33 @@ TEST_CASE("rotate_half_rows and rotate_interleaved_rows match the reference for 
         INFO("pairs " << pairs << " rows " << rows << " shift " << shift);
         auto x = random_floats(n, pairs * 13 + rows);
         auto y = x;
-        k::rotate_half_rows(x.data() + shift, rows, stride, c.data() + shift, s.data() + shift, pairs);
-        k::reference::rotate_half_rows(y.data() + shift, rows, stride, c.data() + shift, s.data() + shift, pairs);
+        Simd::half(x.data() + shift, rows, stride, c.data() + shift, s.data() + shift, pairs);
+        Ref::half(y.data() + shift, rows, stride, c.data() + shift, s.data() + shift, pairs);
         REQUIRE(max_abs_diff(x.data(), y.data(), n) <= kFloatTol);
         x = random_floats(n, pairs * 17 + rows);
         y = x;
-        k::rotate_interleaved_rows(x.data() + shift, rows, stride, c.data() + shift, s.data() + shift, pairs);
-        k::reference::rotate_interleaved_rows(y.data() + shift, rows, stride, c.data() + shift, s.data() + shift, pairs);
+        Simd::interleaved(x.data() + shift, rows, stride, c.data() + shift, s.data() + shift, pairs);
+        Ref::interleaved(y.data() + shift, rows, stride, c.data() + shift, s.data() + shift, pairs);
         REQUIRE(max_abs_diff(x.data(), y.data(), n) <= kFloatTol);
       }
     }
   }
 }
 
-TEST_CASE("the row kernels rotate each row as the one-row kernels do", "[kernels][rope]") {
+TEST_CASE("several rows at once rotate each row as one row at a time does", "[kernels][rope]") {
   // A mutation that rotates a row twice, skips the odd last row or reuses the wrong row's data fails here.
   const std::size_t pairs = 12, rows = 7, stride = 30;
   const auto c = random_floats(2 * pairs, 1);
   const auto s = random_floats(2 * pairs, 2);
   auto x = random_floats(rows * stride, 3);
   auto y = x;
-  k::rotate_half_rows(x.data(), rows, stride, c.data(), s.data(), pairs);
-  for (std::size_t r = 0; r < rows; ++r) k::rotate_half(y.data() + r * stride, c.data(), s.data(), pairs);
+  Simd::half(x.data(), rows, stride, c.data(), s.data(), pairs);
+  for (std::size_t r = 0; r < rows; ++r) Simd::half(y.data() + r * stride, 1, 0, c.data(), s.data(), pairs);
   CHECK(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
   x = random_floats(rows * stride, 4);
   y = x;
-  k::rotate_interleaved_rows(x.data(), rows, stride, c.data(), s.data(), pairs);
-  for (std::size_t r = 0; r < rows; ++r) k::rotate_interleaved(y.data() + r * stride, c.data(), s.data(), pairs);
+  Simd::interleaved(x.data(), rows, stride, c.data(), s.data(), pairs);
+  for (std::size_t r = 0; r < rows; ++r) Simd::interleaved(y.data() + r * stride, 1, 0, c.data(), s.data(), pairs);
   CHECK(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
 }
 
@@ -258,7 +278,7 @@ TEST_CASE("rotate_half_tokens and rotate_interleaved_tokens use each token's own
       auto y = x;
       k::rotate_half_tokens(x.data(), tokens, token_stride, rows, row_stride, cp.data(), sp.data(), pairs);
       for (std::size_t t = 0; t < tokens; ++t) {
-        k::reference::rotate_half_rows(y.data() + t * token_stride, rows, row_stride, cp[t], sp[t], pairs);
+        Ref::half(y.data() + t * token_stride, rows, row_stride, cp[t], sp[t], pairs);
       }
       REQUIRE(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
       x = random_floats(tokens * token_stride, 3 * pairs + tokens);

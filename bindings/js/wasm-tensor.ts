@@ -81,7 +81,7 @@ export class WasmTensor {
   /** A copy of the data as a plain `{ data, dims }` tensor, independent of WebAssembly memory. */
   toTensor(): TensorCopy {
     WasmTensor.placement(this, 'WasmTensor.toTensor');
-    return { data: this.view().slice(), dims: this.dims.slice() };
+    return { data: this.view().slice(), dims: [...this.dims] };
   }
 
   /** Frees the tensor's WebAssembly memory. Safe to call twice. */

@@ -1,4 +1,5 @@
-// Sinusoidal encoding bindings: tables and add-in-place, on heap buffers the JS layer owns.
+// Sinusoidal encoding bindings: tables, add-in-place and anchored (cached fast) tables, on heap
+// buffers the JS layer owns.
 #include <emscripten/bind.h>
 
 #include "boundary.hpp"
@@ -30,6 +31,53 @@ int sinusoidal_add_binding(std::uintptr_t x, int batch, int seq, int dim, double
   });
 }
 
+/// Floats an anchored table needs, or -1 if the count overflows (the JS layer then reports it).
+double anchored_table_floats_binding(int rows, int dim) {
+  std::size_t r = 0, d = 0, floats = 0;
+  if (!to_size("table rows", rows, &r).ok() || !to_size("dim", dim, &d).ok()) return -1;
+  return anchored_table_floats(r, d, &floats).ok() ? static_cast<double>(floats) : -1;
+}
+
+int anchored_table_build_binding(std::uintptr_t storage, int rows, int dim, double base, int layout) {
+  return guarded([&] {
+    std::size_t n = 0;
+    POSENC_RETURN_IF_ERROR(to_size("maxLength", rows, &n));
+    return anchored_table_build(params(dim, base, layout, static_cast<int>(SinusoidPrecision::fast)), n,
+                                ptr<float>(storage));
+  });
+}
+
+Status anchored_from(std::uintptr_t data, int rows, int dim, AnchoredSinusoidTable* table) {
+  POSENC_RETURN_IF_ERROR(to_size("table rows", rows, &table->rows));
+  POSENC_RETURN_IF_ERROR(to_size("dim", dim, &table->dim));
+  table->data = ptr<const float>(data);
+  return {};
+}
+
+// Same signatures as tableLookup / tableAdd (learned_bindings.cpp), so a PositionTable can hold either.
+int anchored_table_lookup_binding(std::uintptr_t data, int rows, int dim, std::uintptr_t out, int count, double offset,
+                                  std::uintptr_t ids) {
+  return guarded([&] {
+    AnchoredSinusoidTable table;
+    POSENC_RETURN_IF_ERROR(anchored_from(data, rows, dim, &table));
+    std::size_t n = 0;
+    POSENC_RETURN_IF_ERROR(to_size("length", count, &n));
+    return anchored_table_lookup(table, positions_from(offset, ids, false), n, ptr<float>(out));
+  });
+}
+
+int anchored_table_add_binding(std::uintptr_t data, int rows, int dim, std::uintptr_t x, int batch, int seq,
+                               double offset, std::uintptr_t ids, bool per_batch) {
+  return guarded([&] {
+    AnchoredSinusoidTable table;
+    POSENC_RETURN_IF_ERROR(anchored_from(data, rows, dim, &table));
+    std::size_t b = 0, s = 0;
+    POSENC_RETURN_IF_ERROR(to_size("batch", batch, &b));
+    POSENC_RETURN_IF_ERROR(to_size("seq", seq, &s));
+    return anchored_table_add(table, positions_from(offset, ids, per_batch), b, s, ptr<float>(x));
+  });
+}
+
 void sinusoidal_frequencies_binding(std::uintptr_t out, int dim, double base) {
   const SinusoidalParams p{dim, base};
   double* w = ptr<double>(out);
@@ -44,4 +92,8 @@ EMSCRIPTEN_BINDINGS(posenc_sinusoidal) {
   emscripten::function("sinusoidalTable", &sinusoidal_table_binding);
   emscripten::function("sinusoidalAdd", &sinusoidal_add_binding);
   emscripten::function("sinusoidalFrequencies", &sinusoidal_frequencies_binding);
+  emscripten::function("anchoredTableFloats", &anchored_table_floats_binding);
+  emscripten::function("anchoredTableBuild", &anchored_table_build_binding);
+  emscripten::function("anchoredTableLookup", &anchored_table_lookup_binding);
+  emscripten::function("anchoredTableAdd", &anchored_table_add_binding);
 }

@@ -1,10 +1,22 @@
 // PositionTable: a [rows, dim] table kept in WebAssembly memory for repeated lookups and adds.
-// Used for uploaded learned tables and for cached sinusoidal tables.
+// Used for uploaded learned tables and for cached sinusoidal tables. Its storage is either the full
+// rows or, for fast sinusoidal tables, the compact anchored form (posenc/sinusoidal.hpp); both
+// answer the same calls through bindings of the same shape.
 import * as args from './args.js';
 import type { PositionIdsInput, Tensor, TensorInput } from './args.js';
 import { PosEncError } from './errors.js';
 import { Heap, HeapScope } from './heap.js';
-import type { Ptr } from './raw-module.js';
+import type { Ptr, RawModule } from './raw-module.js';
+
+/** @internal How a table's storage is read: full rows (tableLookup/tableAdd) or anchored rows. */
+export type TableStorage = 'rows' | 'anchored';
+
+function storageOps(raw: RawModule, storage: TableStorage) {
+  return storage === 'rows'
+    ? { lookup: raw.tableLookup, add: raw.tableAdd }
+    : { lookup: raw.anchoredTableLookup, add: raw.anchoredTableAdd };
+}
+type StorageOps = ReturnType<typeof storageOps>;
 
 /** Options that select positions: a contiguous range starting at `offset`, or explicit ids. */
 export interface TablePositionOptions {
@@ -39,14 +51,18 @@ export class PositionTable {
   #heap: Heap;
   #ptr: Ptr;
   #name: string;
+  #storage: TableStorage;
+  #ops: StorageOps;
 
   /** @internal Use `pe.learned.createTable` or `pe.sinusoidal.createTable`. */
-  constructor(heap: Heap, ptr: Ptr, rows: number, dim: number, name: string) {
+  constructor(heap: Heap, ptr: Ptr, rows: number, dim: number, name: string, storage: TableStorage = 'rows') {
     this.#heap = heap;
     this.#ptr = ptr;
     this.rows = rows;
     this.dim = dim;
     this.#name = name;
+    this.#storage = storage;
+    this.#ops = storageOps(heap.raw, storage);
   }
 
   /** Whether {@link PositionTable.dispose} has been called. */
@@ -59,7 +75,7 @@ export class PositionTable {
     const fn = `${this.#name}.lookup`;
     const opts = args.options(fn, options, ['length', 'offset', 'positionIds']);
     const table = this.#live(fn);
-    return lookupRows(this.#heap, fn, opts, table, this.rows, this.dim);
+    return lookupRows(this.#heap, fn, opts, table, this.rows, this.dim, this.#ops.lookup);
   }
 
   /** Adds rows to `x` (`[seq, dim]` or `[batch, seq, dim]`) in place and returns `x`'s data. */
@@ -67,12 +83,14 @@ export class PositionTable {
     const fn = `${this.#name}.addTo`;
     const opts = args.options(fn, options, ['dims', 'offset', 'positionIds'], true);
     const table = this.#live(fn);
-    return addRows(this.#heap, fn, x, opts, table, this.rows, this.dim);
+    return addRows(this.#heap, fn, x, opts, table, this.rows, this.dim, this.#ops.add);
   }
 
   /** A copy of the whole table, `[rows, dim]`. */
   toTensor(): Tensor {
-    const table = this.#live(`${this.#name}.toTensor`);
+    const fn = `${this.#name}.toTensor`;
+    const table = this.#live(fn);
+    if (this.#storage === 'anchored') return lookupRows(this.#heap, fn, { length: this.rows }, table, this.rows, this.dim, this.#ops.lookup);
     return { data: this.#heap.f32(table, this.rows * this.dim).slice(), dims: [this.rows, this.dim] };
   }
 
@@ -100,6 +118,7 @@ Object.defineProperty(PositionTable.prototype, disposeSymbol, {
 /** Gathers table rows already in wasm memory. */
 export function lookupRows(
   heap: Heap, fn: string, opts: Record<string, unknown>, table: Ptr, rows: number, dim: number,
+  lookup: RawModule['tableLookup'] = heap.raw.tableLookup,
 ): Tensor {
   const scope = new HeapScope(heap);
   try {
@@ -118,7 +137,7 @@ export function lookupRows(
     }
     const out = scope.alloc(count * dim * 4, `${fn} output`);
     const idsPtr = scope.f64In(ids, 'positionIds');
-    heap.check(heap.raw.tableLookup(table, rows, dim, out, count, offset, idsPtr), fn);
+    heap.check(lookup(table, rows, dim, out, count, offset, idsPtr), fn);
     return { data: heap.f32(out, count * dim).slice(), dims: [count, dim] };
   } finally {
     scope.release();
@@ -128,6 +147,7 @@ export function lookupRows(
 /** Adds table rows (already in wasm memory) to x in place. */
 export function addRows(
   heap: Heap, fn: string, x: TensorInput, opts: Record<string, unknown>, table: Ptr, rows: number, dim: number,
+  add: RawModule['tableAdd'] = heap.raw.tableAdd,
 ): Float32Array {
   const t = args.tensor(fn, 'x', x, opts.dims);
   const [batch, seq, width] = batchSeqDim(fn, t.dims);
@@ -139,7 +159,7 @@ export function addRows(
     const pos = positionsOf(fn, opts, batch, seq);
     const xPtr = scope.tensorIn(t, 'x');
     const idsPtr = scope.f64In(pos.ids, 'positionIds');
-    heap.check(heap.raw.tableAdd(table, rows, dim, xPtr, batch, seq, pos.offset, idsPtr, pos.perBatch), fn);
+    heap.check(add(table, rows, dim, xPtr, batch, seq, pos.offset, idsPtr, pos.perBatch), fn);
     scope.tensorOut(t, xPtr);
     return t.data;
   } finally {

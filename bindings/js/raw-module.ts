@@ -23,6 +23,14 @@ export interface RawModule {
     ids: Ptr, perBatch: boolean,
   ): number;
   sinusoidalFrequencies(out: Ptr, dim: number, base: number): void;
+  /** Floats an anchored (compact fast) sinusoidal table needs; -1 if the count overflows. */
+  anchoredTableFloats(rows: number, dim: number): number;
+  anchoredTableBuild(storage: Ptr, rows: number, dim: number, base: number, layout: number): number;
+  anchoredTableLookup(table: Ptr, rows: number, dim: number, out: Ptr, count: number, offset: number, ids: Ptr): number;
+  anchoredTableAdd(
+    table: Ptr, rows: number, dim: number, x: Ptr, batch: number, seq: number, offset: number, ids: Ptr,
+    perBatch: boolean,
+  ): number;
 
   tableLookup(table: Ptr, rows: number, dim: number, out: Ptr, count: number, offset: number, ids: Ptr): number;
   tableAdd(

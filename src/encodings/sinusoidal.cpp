@@ -10,41 +10,16 @@
 #include "encodings/angle_rows.hpp"
 #include "encodings/checks.hpp"
 #include "encodings/power_frequencies.hpp"
+#include "encodings/sinusoid_columns.hpp"
 #include "kernels/kernels.hpp"
 
 namespace posenc {
 namespace {
 
-/// Where the sine and cosine of pair i live in a row, for each layout.
-struct ColumnPlan {
-  std::size_t full_pairs;    // pairs with both a sine and a cosine column
-  bool extra_sine;           // odd dim: one more sine column (pair full_pairs)
-  std::size_t sin_offset, cos_offset, elem_stride, extra_sine_column;
-};
-
-ColumnPlan plan_columns(const SinusoidalParams& p) {
-  const std::size_t d = static_cast<std::size_t>(p.dim);
-  ColumnPlan plan{};
-  plan.full_pairs = d / 2;
-  plan.extra_sine = (d % 2) == 1;
-  if (p.layout == SinusoidLayout::interleaved) {
-    plan.sin_offset = 0;
-    plan.cos_offset = 1;
-    plan.elem_stride = 2;
-    plan.extra_sine_column = d - 1;
-  } else {
-    plan.sin_offset = 0;
-    plan.cos_offset = (d + 1) / 2;
-    plan.elem_stride = 1;
-    plan.extra_sine_column = d / 2;
-  }
-  return plan;
-}
-
 /// Writes `count` rows (row_stride floats apart) for the given positions.
 Status write_rows(const SinusoidalParams& p, const std::vector<double>& freq, const Positions& positions,
                   std::size_t first_token, std::size_t count, float* out, std::size_t row_stride) {
-  const ColumnPlan plan = plan_columns(p);
+  const detail::ColumnPlan plan = detail::plan_columns(p);
   auto run = [&](const double* w, std::size_t n, detail::AngleSink sink) -> Status {
     if (!positions.is_range()) {
       detail::angle_rows_list(w, n, positions.ids + first_token, count, sink);
@@ -65,10 +40,6 @@ Status write_rows(const SinusoidalParams& p, const std::vector<double>& freq, co
                                detail::AngleSink{out + plan.extra_sine_column, nullptr, row_stride, 1, 1.0}));
   }
   return {};
-}
-
-Status frequencies(const SinusoidalParams& p, std::vector<double>* freq) {
-  return detail::power_frequencies(p.dim, p.base, static_cast<std::size_t>((p.dim + 1) / 2), freq);
 }
 
 }  // namespace
@@ -97,7 +68,7 @@ Status sinusoidal_table(const SinusoidalParams& p, const Positions& positions, s
   std::size_t total = 0;
   POSENC_RETURN_IF_ERROR(detail::checked_product({count, static_cast<std::size_t>(p.dim)}, "the table", &total));
   std::vector<double> freq;
-  POSENC_RETURN_IF_ERROR(frequencies(p, &freq));
+  POSENC_RETURN_IF_ERROR(detail::sinusoid_frequencies(p, &freq));
   return write_rows(p, freq, positions, 0, count, out, static_cast<std::size_t>(p.dim));
 }
 
@@ -112,7 +83,7 @@ Status sinusoidal_add(const SinusoidalParams& p, const Positions& positions, std
   POSENC_RETURN_IF_ERROR(detail::checked_product({batch, seq, d}, "x", &total));
 
   std::vector<double> freq;
-  POSENC_RETURN_IF_ERROR(frequencies(p, &freq));
+  POSENC_RETURN_IF_ERROR(detail::sinusoid_frequencies(p, &freq));
   // Tokens are encoded a chunk at a time into scratch rows (at most ~256 KB), then added to every
   // batch row that shares those positions.
   const std::size_t chunk = std::clamp<std::size_t>((std::size_t{1} << 16) / d, 1, 64);

@@ -86,4 +86,32 @@ void anchor_rows_interleave(const float* s0, const float* c0, const float* sk, c
   }
 }
 
+/// out = a c + b s, or out += a c + b s when Accumulate, elementwise: the rows of an anchored
+/// sinusoidal table (posenc/sinusoidal.hpp), whose four inputs already carry each column's
+/// partner and sign, so any column order takes the same contiguous loop. Two batches deep: four
+/// (tried) and column-blocked passes that keep the small blocks in L1 (tried) were slower under
+/// wasm, where this loop is bound by instructions (five streams per output), not by memory.
+template <class Arch, bool Accumulate>
+void combine(const float* a, const float* b, const float* c, const float* s, std::size_t n, float* out) {
+  using B = xsimd::batch<float, Arch>;
+  constexpr std::size_t N = B::size;
+  std::size_t i = 0;
+  for (; i + 2 * N <= n; i += 2 * N) {
+    B v0 = B::load_unaligned(a + i) * B::load_unaligned(c + i) + B::load_unaligned(b + i) * B::load_unaligned(s + i);
+    B v1 = B::load_unaligned(a + i + N) * B::load_unaligned(c + i + N) +
+           B::load_unaligned(b + i + N) * B::load_unaligned(s + i + N);
+    if constexpr (Accumulate) {
+      v0 = B::load_unaligned(out + i) + v0;
+      v1 = B::load_unaligned(out + i + N) + v1;
+    }
+    v0.store_unaligned(out + i);
+    v1.store_unaligned(out + i + N);
+  }
+  for (; i < n; ++i) {
+    const float v = a[i] * c[i] + b[i] * s[i];
+    out[i] = Accumulate ? out[i] + v : v;
+  }
+}
+
+
 }  // namespace posenc::kernels::simd

@@ -36,6 +36,13 @@ namespace posenc::kernels {
   /** The same, writing [sin, cos] pairs at dst + r * row_stride + 2i. */                            \
   void anchor_rows_interleave(const float* s0, const float* c0, const float* sk, const float* ck,   \
                               std::size_t n, std::size_t rows, float* dst, std::size_t row_stride); \
+  /** out[i] = a[i] c[i] + b[i] s[i]: a row of an anchored sinusoidal table (anchor, partner,      \
+      offset cos, signed offset sin; see posenc/sinusoidal.hpp). */                                 \
+  void combine(const float* a, const float* b, const float* c, const float* s, std::size_t n,       \
+               float* out);                                                                         \
+  /** x[i] += a[i] c[i] + b[i] s[i] (the same row, added; the row is rounded before the add). */     \
+  void combine_add(const float* a, const float* b, const float* c, const float* s, std::size_t n,   \
+                   float* x);                                                                       \
   /** dst[i * stride] = float(src[i] * scale). */                                                   \
   void narrow(const double* src, std::size_t n, double scale, float* dst, std::size_t stride);      \
   /** dst[2i] = float(a[i] * scale), dst[2i + 1] = float(b[i] * scale): two rows interleaved. */     \

@@ -93,6 +93,14 @@ void anchor_rows_interleave(const float* s0, const float* c0, const float* sk, c
   }
 }
 
+void combine(const float* a, const float* b, const float* c, const float* s, std::size_t n, float* out) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = a[i] * c[i] + b[i] * s[i];
+}
+
+void combine_add(const float* a, const float* b, const float* c, const float* s, std::size_t n, float* x) {
+  for (std::size_t i = 0; i < n; ++i) x[i] += a[i] * c[i] + b[i] * s[i];
+}
+
 void narrow(const double* src, std::size_t n, double scale, float* dst, std::size_t stride) {
   for (std::size_t i = 0; i < n; ++i) dst[i * stride] = static_cast<float>(src[i] * scale);
 }

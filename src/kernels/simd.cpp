@@ -86,6 +86,14 @@ void anchor_rows_interleave(const float* s0, const float* c0, const float* sk, c
   simd::anchor_rows_interleave<Arch>(s0, c0, sk, ck, n, rows, dst, row_stride);
 }
 
+void combine(const float* a, const float* b, const float* c, const float* s, std::size_t n, float* out) {
+  simd::combine<Arch, false>(a, b, c, s, n, out);
+}
+
+void combine_add(const float* a, const float* b, const float* c, const float* s, std::size_t n, float* x) {
+  simd::combine<Arch, true>(a, b, c, s, n, x);
+}
+
 // xsimd 8.1 has no double->float batch conversion. Natively, compilers vectorise these plain loops
 // well (vcvtpd2ps); under wasm, clang 14 scalarises them lane by lane, so the wasm build uses
 // f32x4.demote_f64x2_zero directly (see narrow-wasm-inl.hpp).

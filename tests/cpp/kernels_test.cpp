@@ -1,6 +1,7 @@
 // Every SIMD kernel against its scalar reference: widths 0-70, unaligned starts, both pairings.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -408,6 +409,28 @@ TEST_CASE("add matches the reference on long rows (the unrolled body)", "[kernel
       k::add(x.data() + shift, src.data() + shift, n);
       k::reference::add(y.data() + shift, src.data() + shift, n);
       REQUIRE(max_abs_diff(x.data(), y.data(), x.size()) == 0.0);
+    }
+  }
+}
+
+TEST_CASE("combine and combine_add match the reference for every width and alignment", "[kernels][trig]") {
+  for (std::size_t n = 0; n <= kMaxWidth; ++n) {
+    for (std::size_t shift = 0; shift <= kMaxShift; ++shift) {
+      const auto a = random_floats(n + shift, 1), b = random_floats(n + shift, 2);
+      const auto c = random_floats(n + shift, 3), s = random_floats(n + shift, 4);
+      const auto x0 = random_floats(n + shift, 5);
+      std::vector<float> simd(n + shift, 9.0f), ref(n + shift, 9.0f);
+      k::combine(a.data() + shift, b.data() + shift, c.data() + shift, s.data() + shift, n, simd.data() + shift);
+      k::reference::combine(a.data() + shift, b.data() + shift, c.data() + shift, s.data() + shift, n, ref.data() + shift);
+      INFO("n " << n << " shift " << shift);
+      REQUIRE(max_abs_diff(simd.data(), ref.data(), simd.size()) <= kFloatTol);
+      REQUIRE(std::all_of(simd.begin(), simd.begin() + static_cast<std::ptrdiff_t>(shift), [](float v) { return v == 9.0f; }));
+      simd = x0;
+      ref = x0;
+      k::combine_add(a.data() + shift, b.data() + shift, c.data() + shift, s.data() + shift, n, simd.data() + shift);
+      k::reference::combine_add(a.data() + shift, b.data() + shift, c.data() + shift, s.data() + shift, n, ref.data() + shift);
+      REQUIRE(max_abs_diff(simd.data(), ref.data(), simd.size()) <= kFloatTol);
+      if (n > 0) REQUIRE(simd[shift] != x0[shift]);  // it wrote
     }
   }
 }

@@ -1,13 +1,16 @@
 // Sinusoidal tables and add-in-place against the float64 formula of ENCODINGS.md section 1.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "posenc/sinusoidal.hpp"
 #include "test_util.hpp"
 
 using namespace posenc;
+using posenc::test::max_abs_diff;
 using posenc::test::sinusoid_f64;
 
 namespace {
@@ -164,4 +167,89 @@ TEST_CASE("sinusoidal rejects bad parameters with a message naming the argument"
         StatusCode::invalid_argument, "precision");
   const double bad[2] = {1.0, INFINITY};
   check({4, 10000.0}, Positions::list(bad), 2, StatusCode::invalid_argument, "positionIds[1]");
+}
+
+TEST_CASE("anchored sinusoidal tables hold the 'fast' table's rows, in 2 dim (rows/32 + 32) floats", "[sinusoidal][anchored]") {
+  // Every layout, odd and even widths, whole and partial last anchor blocks: each row, gathered
+  // in order or by id and added in place, is the fast table's row and within 3.2e-7 of the formula.
+  // Natively the compiler may fuse a multiply-add in one kernel and not the other, so rows agree
+  // to a rounding here; under wasm (no FMA) they are the same bits (tests/js/sinusoidal.test.mjs).
+  constexpr double kSame = 1.2e-7, kSameAdded = 2.4e-7;
+  for (int dim : {1, 2, 7, 64, 65, 768}) {
+    for (auto layout : {SinusoidLayout::interleaved, SinusoidLayout::half}) {
+      for (std::size_t rows : {std::size_t{64}, std::size_t{97}, std::size_t{300}}) {
+        INFO("dim " << dim << " layout " << static_cast<int>(layout) << " rows " << rows);
+        const auto d = static_cast<std::size_t>(dim);
+        const SinusoidalParams fast{dim, 10000.0, layout, SinusoidPrecision::fast};
+        std::vector<float> want(rows * d);
+        REQUIRE(sinusoidal_table(fast, Positions::range(0), rows, want.data()).ok());
+
+        std::size_t floats = 0;
+        REQUIRE(anchored_table_floats(rows, d, &floats).ok());
+        REQUIRE(floats == 2 * d * ((rows + 31) / 32 + 32));
+        std::vector<float> storage(floats);
+        REQUIRE(anchored_table_build(fast, rows, storage.data()).ok());
+        const AnchoredSinusoidTable table{storage.data(), rows, d};
+
+        std::vector<float> got(rows * d);
+        REQUIRE(anchored_table_lookup(table, Positions::range(0), rows, got.data()).ok());
+        REQUIRE(max_abs_diff(got.data(), want.data(), got.size()) <= kSame);
+        std::vector<double> all(rows);
+        for (std::size_t t = 0; t < rows; ++t) all[t] = static_cast<double>(t);
+        REQUIRE(table_error(fast, all, got) <= 3.2e-7);
+
+        const std::vector<double> ids = {static_cast<double>(rows - 1), 0, 33, 31, 32};
+        std::vector<float> picked(ids.size() * d);
+        REQUIRE(anchored_table_lookup(table, Positions::list(ids.data()), ids.size(), picked.data()).ok());
+        for (std::size_t t = 0; t < ids.size(); ++t) {
+          const auto row = static_cast<std::size_t>(ids[t]);
+          REQUIRE(max_abs_diff(picked.data() + t * d, got.data() + row * d, d) == 0.0);
+        }
+
+        // Two batch rows at their own positions (offset 5 and per-row ids), added in place.
+        const std::size_t seq = 40;
+        const auto x0 = posenc::test::random_floats(2 * seq * d, 11);
+        auto x = x0;
+        REQUIRE(anchored_table_add(table, Positions::range(5), 2, seq, x.data()).ok());
+        for (std::size_t i = 0; i < x.size(); ++i) {
+          const std::size_t row = 5 + (i / d) % seq;
+          REQUIRE(std::fabs(x[i] - (x0[i] + want[row * d + i % d])) <= kSameAdded);
+        }
+        std::vector<double> per_row(2 * seq);
+        for (std::size_t t = 0; t < per_row.size(); ++t) per_row[t] = static_cast<double>((t * 37) % rows);
+        x = x0;
+        REQUIRE(anchored_table_add(table, Positions::list(per_row.data(), true), 2, seq, x.data()).ok());
+        for (std::size_t i = 0; i < x.size(); ++i) {
+          const auto row = static_cast<std::size_t>(per_row[i / d]);
+          REQUIRE(std::fabs(x[i] - (x0[i] + want[row * d + i % d])) <= kSameAdded);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("anchored sinusoidal tables reject ids outside the table and bad views", "[sinusoidal][anchored][errors]") {
+  const SinusoidalParams fast{8, 10000.0, SinusoidLayout::interleaved, SinusoidPrecision::fast};
+  std::size_t floats = 0;
+  REQUIRE(anchored_table_floats(100, 8, &floats).ok());
+  std::vector<float> storage(floats);
+  REQUIRE(anchored_table_build(fast, 100, storage.data()).ok());
+  const AnchoredSinusoidTable table{storage.data(), 100, 8};
+  std::vector<float> out(8 * 4);
+  const std::vector<double> bad = {0, 100};
+  Status st = anchored_table_lookup(table, Positions::list(bad.data()), 2, out.data());
+  CHECK(st.code() == StatusCode::out_of_range);
+  const std::vector<double> fractional = {1.5};
+  st = anchored_table_lookup(table, Positions::list(fractional.data()), 1, out.data());
+  CHECK(st.code() == StatusCode::invalid_argument);
+  st = anchored_table_add(table, Positions::range(97), 1, 4, out.data());  // rows 97..100: 100 is past the end
+  CHECK(st.code() == StatusCode::out_of_range);
+  CHECK(std::all_of(out.begin(), out.end(), [](float v) { return v == 0.0f; }));  // nothing written on error
+  st = anchored_table_lookup(AnchoredSinusoidTable{nullptr, 100, 8}, Positions::range(0), 1, out.data());
+  CHECK(st.code() == StatusCode::invalid_argument);
+  st = anchored_table_build(SinusoidalParams{0, 10000.0}, 100, storage.data());
+  CHECK(st.code() == StatusCode::invalid_argument);
+  const std::size_t huge = std::numeric_limits<std::size_t>::max();
+  CHECK(anchored_table_floats(huge, 256, &floats).code() == StatusCode::size_overflow);
+  CHECK(anchored_table_floats(huge / 2, 64, &floats).code() == StatusCode::size_overflow);  // 2 * 64 * huge / 64
 }

@@ -119,6 +119,44 @@ test("precision 'fast': within 3.2e-7 of the float64 formula in table, createTab
     pe.sinusoidal.table({ positionIds: [3, 1e6], dim: 8 }).data);
 });
 
+test("createTable with precision 'fast' keeps anchor rows only: the fast table's values, a fraction of the memory", async () => {
+  for (const [maxLength, dim, layout] of [[300, 768, 'interleaved'], [97, 65, 'half'], [71, 7, 'interleaved'], [64, 6, 'half']]) {
+    const want = pe.sinusoidal.table({ length: maxLength, dim, layout, precision: 'fast' }).data;
+    const table = pe.sinusoidal.createTable({ maxLength, dim, layout, precision: 'fast' });
+    const label = `${maxLength} x ${dim} ${layout}`;
+    assert.deepEqual(table.toTensor(), { data: want, dims: [maxLength, dim] }, label);
+    const ids = [maxLength - 1, 0, 33, 31, 32];
+    const picked = table.lookup({ positionIds: ids }).data;
+    ids.forEach((id, t) => assert.deepEqual(picked.subarray(t * dim, (t + 1) * dim), want.subarray(id * dim, (id + 1) * dim), `${label} id ${id}`));
+    // Two batch rows: a shared range from offset 5, then each row at its own positions.
+    const seq = 40;
+    const x0 = randomFloats(2 * seq * dim, dim);
+    const x = x0.slice();
+    table.addTo(x, { dims: [2, seq, dim], offset: 5 });
+    for (let i = 0; i < x.length; i++) assert.equal(x[i], Math.fround(x0[i] + want[(5 + (Math.floor(i / dim) % seq)) * dim + (i % dim)]), `${label} add ${i}`);
+    const perRow = Array.from({ length: 2 * seq }, (_, t) => (t * 37) % maxLength);
+    const y = x0.slice();
+    table.addTo(y, { dims: [2, seq, dim], positionIds: { data: perRow, dims: [2, seq] } });
+    for (let i = 0; i < y.length; i++) assert.equal(y[i], Math.fround(x0[i] + want[perRow[Math.floor(i / dim)] * dim + (i % dim)]), `${label} ids ${i}`);
+    throwsPosEnc(() => table.addTo(x, { dims: [2, seq, dim], offset: maxLength - seq + 1 }), 'OUT_OF_RANGE', /outside the table|is \d+/);
+    throwsPosEnc(() => table.lookup({ positionIds: [maxLength] }), 'OUT_OF_RANGE', new RegExp(`positionIds\\[0\\] is ${maxLength}`));
+    table.dispose();
+  }
+  // Memory: a fresh instance grows by the anchored storage (9 MiB), not by the 128 MiB of full rows.
+  const fresh = await createPosEnc();
+  const before = fresh.memory.bytes;
+  const fast = fresh.sinusoidal.createTable({ maxLength: 8192, dim: 4096, precision: 'fast' });
+  const grownFast = fresh.memory.bytes - before;
+  const exact = fresh.sinusoidal.createTable({ maxLength: 8192, dim: 4096 });
+  const grownExact = fresh.memory.bytes - before;
+  assert.ok(grownFast < 16 * 2 ** 20, `fast table grew memory by ${grownFast} bytes`);
+  assert.ok(grownExact >= 128 * 2 ** 20, `exact table grew memory by ${grownExact} bytes`);
+  const row = fast.lookup({ positionIds: [8191] }).data;
+  assert.deepEqual(row, fresh.sinusoidal.table({ length: 8192, dim: 4096, precision: 'fast' }).data.subarray(8191 * 4096));
+  fast.dispose();
+  exact.dispose();
+});
+
 test("large positions: exact within 1.2e-7 of float64 up to 1e8, 'fast' within 3.2e-7 up to 1e9 (docs/reference.md)", () => {
   for (const [offset, precision, bound] of [[1e8, 'exact', 1.2e-7], [1e9, 'fast', 3.2e-7], [1e8, 'fast', 3.2e-7]]) {
     for (const dim of [6, 65]) {

@@ -49,4 +49,40 @@ Status sinusoidal_table(const SinusoidalParams& params, const Positions& positio
 Status sinusoidal_add(const SinusoidalParams& params, const Positions& positions, std::size_t batch,
                       std::size_t seq, float* x);
 
+/// A `precision: 'fast'` table of rows 0..rows-1 kept compactly. Every value of a fast table is an
+/// anchor row (a multiple of 32) combined with an offset row (0..31) by the angle-addition
+/// identities, so the table can keep just those: 2 dim (ceil(rows / 32) + 32) floats instead of
+/// rows * dim (1/14 of the memory at 8192 rows). Each stored block already carries the column's
+/// partner function and sign, so row p is one elementwise expression whatever the layout:
+///
+///     row(p) = A[m] * C[r] + B[m] * S[r],   m = floor(p / 32), r = p mod 32
+///     sine column of w:   A = sin(32 m w), B = cos(32 m w), C = cos(r w), S =  sin(r w)
+///     cosine column of w: A = cos(32 m w), B = sin(32 m w), C = cos(r w), S = -sin(r w)
+///
+/// with every stored value computed in double and rounded once. For rows >= 64 the rows are those
+/// of sinusoidal_table(precision fast) over the same positions: the same bits in the wasm build; a
+/// native compiler may fuse a multiply-add in one and not the other (then they differ by a rounding).
+/// `data` layout: A [anchors, dim], B [anchors, dim], C [32, dim], S [32, dim], anchors = ceil(rows / 32).
+struct AnchoredSinusoidTable {
+  const float* data = nullptr;
+  std::size_t rows = 0;
+  std::size_t dim = 0;
+};
+
+/// Floats an anchored table of `rows` x `dim` needs (size_overflow if that does not fit a size_t).
+Status anchored_table_floats(std::size_t rows, std::size_t dim, std::size_t* floats);
+
+/// Fills `storage` (anchored_table_floats floats) with the table of `params` (precision ignored:
+/// the layout is the fast one) for positions 0..rows-1.
+Status anchored_table_build(const SinusoidalParams& params, std::size_t rows, float* storage);
+
+/// Gathers rows: out[t, :] = row(position(t)) for t < count. Positions must be integer ids in
+/// [0, rows), as for a learned table (posenc/learned.hpp).
+Status anchored_table_lookup(const AnchoredSinusoidTable& table, const Positions& positions, std::size_t count,
+                             float* out);
+
+/// Adds rows in place: x[b, s, :] += row(position(b, s)) for x of shape [batch, seq, dim].
+Status anchored_table_add(const AnchoredSinusoidTable& table, const Positions& positions, std::size_t batch,
+                          std::size_t seq, float* x);
+
 }  // namespace posenc

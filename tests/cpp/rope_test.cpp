@@ -153,6 +153,26 @@ TEST_CASE("a filled cos/sin table applied by lookup equals direct application", 
       REQUIRE(rope_apply_table(expanded, pairing, 24, Positions::list(ids, true), tc).ok());
       CHECK(posenc::test::max_abs_diff(b.data(), c.data(), b.size()) == 0.0);
     }
+    // A range (the table rows are then addressed directly): 150 tokens from offset 150 span three
+    // chunks of tokens and end at the table's last row, in both batch rows and both layouts.
+    for (auto layout : {HeadLayout::bshd, HeadLayout::bhsd}) {
+      auto x = random_floats(2 * 150 * 3 * 32, 10);
+      auto y = x;
+      const RopeTensors tx{x.data(), 3, nullptr, 0, 2, 150, 32, layout};
+      const RopeTensors ty{y.data(), 3, nullptr, 0, 2, 150, 32, layout};
+      REQUIRE(rope_apply(rot, Positions::range(150), tx).ok());
+      REQUIRE(rope_apply_table({cos.data(), sin.data(), rows, 12}, pairing, 24, Positions::range(150), ty).ok());
+      CHECK(posenc::test::max_abs_diff(x.data(), y.data(), x.size()) <= 4e-7);
+      if (pairing == Pairing::interleaved) {
+        std::vector<float> cos2(rows * 24), sin2(rows * 24);
+        rope_expand_interleaved(cos.data(), sin.data(), rows * 12, cos2.data(), sin2.data());
+        auto z = random_floats(2 * 150 * 3 * 32, 10);
+        const RopeTensors tz{z.data(), 3, nullptr, 0, 2, 150, 32, layout};
+        const RopeTable expanded{cos.data(), sin.data(), rows, 12, cos2.data(), sin2.data()};
+        REQUIRE(rope_apply_table(expanded, pairing, 24, Positions::range(150), tz).ok());
+        CHECK(posenc::test::max_abs_diff(y.data(), z.data(), y.size()) == 0.0);
+      }
+    }
   }
 }
 

@@ -166,6 +166,7 @@ export class HeapScope {
   }
 
   release(): void {
+    if (this.ptrs.length === 0) return; // zero-copy calls allocate nothing; setting length is not free
     for (const ptr of this.ptrs) this.heap.free(ptr);
     this.ptrs.length = 0;
   }

@@ -18,25 +18,40 @@ Status check_heads(const char* name, const char* heads_name, const float* data, 
 /// Rotates `tokens` tokens (token t at x + t * token_stride, its `rows` head rows `row_stride` floats
 /// apart) with cos/sin rows t, in one kernel call.
 void rotate_rows(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows, std::size_t row_stride,
-                 Pairing pairing, std::size_t pairs, const float* const* cos_rows, const float* const* sin_rows) {
+                 Pairing pairing, std::size_t pairs, const float* const* cos_rows, const float* const* sin_rows,
+                 bool grouped) {
   if (pairing == Pairing::half) {
-    kernels::rotate_half_tokens(x, tokens, token_stride, rows, row_stride, cos_rows, sin_rows, pairs);
+    kernels::rotate_half_tokens(x, tokens, token_stride, rows, row_stride, cos_rows, sin_rows, pairs, grouped);
   } else {
-    kernels::rotate_interleaved_tokens(x, tokens, token_stride, rows, row_stride, cos_rows, sin_rows, pairs);
+    kernels::rotate_interleaved_tokens(x, tokens, token_stride, rows, row_stride, cos_rows, sin_rows, pairs, grouped);
   }
+}
+
+/// The kernels' row order (measured with `npm run bench -- --filter rope-half`, wasm in V8):
+/// grouped (cos/sin in registers) wins for head dims up to 64 at every size, and for 128 while q
+/// and k fit in a typical L2 (128 x 8 x 128: 1.45x instead of 1.62x the in-place pass); beyond
+/// that, or for longer rows, memory order wins (2048 x 8 x 128: 1.6x instead of 1.9x).
+bool grouped_order(const RopeTensors& t, std::size_t pairs) {
+  if (pairs <= kGroupedPairs) return true;
+  if (pairs > kGroupedInCachePairs) return false;
+  const std::size_t floats = (t.q_heads + (t.k == nullptr ? 0 : t.k_heads)) * t.batch * t.seq * t.head_dim;
+  return floats <= kGroupedInCacheBytes / sizeof(float);
 }
 
 void rotate_tensor(float* data, std::size_t heads, const RopeTensors& t, Pairing pairing, std::size_t pairs,
                    std::size_t b, std::size_t s0, std::size_t count, const float* const* cos_rows,
                    const float* const* sin_rows) {
   const std::size_t d = t.head_dim;
+  const bool grouped = grouped_order(t, pairs);
   if (t.layout == HeadLayout::bshd) {  // token-major: the heads of one token are adjacent rows
-    rotate_rows(data + ((b * t.seq + s0) * heads) * d, count, heads * d, heads, d, pairing, pairs, cos_rows, sin_rows);
+    rotate_rows(data + ((b * t.seq + s0) * heads) * d, count, heads * d, heads, d, pairing, pairs, cos_rows, sin_rows,
+                grouped);
   } else {  // head-major: walk the tokens of two heads at a time (two sequential streams sharing cos/sin)
     const std::size_t head_stride = t.seq * d;
     for (std::size_t h = 0; h < heads; h += 2) {
       const std::size_t n = heads - h < 2 ? 1 : 2;
-      rotate_rows(data + ((b * heads + h) * t.seq + s0) * d, count, d, n, head_stride, pairing, pairs, cos_rows, sin_rows);
+      rotate_rows(data + ((b * heads + h) * t.seq + s0) * d, count, d, n, head_stride, pairing, pairs, cos_rows,
+                  sin_rows, grouped);
     }
   }
 }

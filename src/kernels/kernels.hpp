@@ -50,16 +50,18 @@ namespace posenc::kernels {
   /** RoPE, half pairing, for `tokens` tokens in one call (the drivers' loop, without a call per     \
       token): token t's `rows` head rows start at x + t * token_stride + r * row_stride and each   \
       pair i < pairs becomes (x[i], x[i + pairs]) <- (a c_i - b s_i, a s_i + b c_i), with c, s the \
-      rows cos_rows[t], sin_rows[t]. */                                                             \
+      rows cos_rows[t], sin_rows[t]. `grouped`: the order of rotate-inl.hpp that keeps cos/sin     \
+      batches in registers across a token's rows (fewest instructions while the rows are in cache); \
+      otherwise two rows at a time in memory order. Both give the same values. */                   \
   void rotate_half_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,  \
                           std::size_t row_stride, const float* const* cos_rows,                     \
-                          const float* const* sin_rows, std::size_t pairs);                         \
+                          const float* const* sin_rows, std::size_t pairs, bool grouped);           \
   /** The same for the interleaved pairing, on 2*pairs lanes per row with the expanded rows         \
       cos2 = [c0 c0 c1 c1 ...], sin2 = [-s0 s0 -s1 s1 ...]: x <- x cos2 + swap_adjacent(x) sin2. */ \
   void rotate_interleaved_tokens(float* x, std::size_t tokens, std::size_t token_stride,            \
                                  std::size_t rows, std::size_t row_stride,                          \
                                  const float* const* cos2_rows, const float* const* sin2_rows,      \
-                                 std::size_t pairs);                                                \
+                                 std::size_t pairs, bool grouped);                                  \
   /** cos2 = [c0 c0 c1 c1 ...], sin2 = [-s0 s0 -s1 s1 ...] (the rows rotate_interleaved_tokens takes). */ \
   void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2,       \
                           float* sin2);                                                             \

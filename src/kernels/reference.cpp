@@ -114,7 +114,7 @@ void narrow_interleave(const double* a, const double* b, std::size_t n, double s
 
 void rotate_half_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,
                         std::size_t row_stride, const float* const* cos_rows, const float* const* sin_rows,
-                        std::size_t pairs) {
+                        std::size_t pairs, bool /*grouped: one order here*/) {
   for (std::size_t t = 0; t < tokens; ++t) {
     rotate_half_rows(x + t * token_stride, rows, row_stride, cos_rows[t], sin_rows[t], pairs);
   }
@@ -122,7 +122,7 @@ void rotate_half_tokens(float* x, std::size_t tokens, std::size_t token_stride, 
 
 void rotate_interleaved_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,
                                std::size_t row_stride, const float* const* cos2_rows, const float* const* sin2_rows,
-                               std::size_t pairs) {
+                               std::size_t pairs, bool /*grouped: one order here*/) {
   for (std::size_t t = 0; t < tokens; ++t) {
     rotate_interleaved_rows(x + t * token_stride, rows, row_stride, cos2_rows[t], sin2_rows[t], pairs);
   }

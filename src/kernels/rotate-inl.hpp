@@ -4,8 +4,9 @@
 // Speed notes (measured with `npm run bench`, see tests/bench): under wasm these loops run at a few
 // instructions per vector, so loop overhead and redundant loads matter as much as memory traffic.
 //  - The *_rows kernels rotate several head rows that share one cos/sin row (the heads of a token)
-//    in one call, with no call per row and each cos/sin batch loaded once for several rows: short
-//    rows in batch groups (rows inside), long rows two at a time in memory order.
+//    in one call, with no call per row and each cos/sin batch loaded once for several rows: either
+//    in batch groups (rows inside; fewest instructions) or two rows at a time in memory order
+//    (what the prefetchers follow best). The RoPE driver picks the order (rope_driver.cpp).
 //  - add is unrolled four vectors deep, like the in-place bound the benchmark compares it with.
 #pragma once
 
@@ -187,30 +188,6 @@ void rotate_interleaved_rows_paired(float* x, std::size_t rows, std::size_t stri
     rotate_interleaved_scalar(x1, cos2, sin2, body, lanes);
   }
   if (r < rows) rotate_interleaved_rows_grouped<Arch>(x + r * stride, 1, stride, cos2, sin2, pairs);
-}
-
-/// Up to this many pairs a row is "short" (head dims up to 64): measured with `npm run bench`, the
-/// grouped order is faster there (fewer instructions per row), the paired order beyond (memory order).
-constexpr std::size_t kShortRowPairs = 32;
-
-template <class Arch>
-void rotate_half_rows(float* x, std::size_t rows, std::size_t stride, const float* cos, const float* sin,
-                      std::size_t pairs) {
-  if (pairs <= kShortRowPairs) {
-    rotate_half_rows_grouped<Arch>(x, rows, stride, cos, sin, pairs);
-  } else {
-    rotate_half_rows_paired<Arch>(x, rows, stride, cos, sin, pairs);
-  }
-}
-
-template <class Arch>
-void rotate_interleaved_rows(float* x, std::size_t rows, std::size_t stride, const float* cos2, const float* sin2,
-                             std::size_t pairs) {
-  if (pairs <= kShortRowPairs) {
-    rotate_interleaved_rows_grouped<Arch>(x, rows, stride, cos2, sin2, pairs);
-  } else {
-    rotate_interleaved_rows_paired<Arch>(x, rows, stride, cos2, sin2, pairs);
-  }
 }
 
 /// [c0 c1 ...], [s0 s1 ...] -> [c0 c0 c1 c1 ...], [-s0 s0 -s1 s1 ...].

@@ -122,17 +122,27 @@ void narrow_interleave(const double* a, const double* b, std::size_t n, double s
 
 void rotate_half_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,
                         std::size_t row_stride, const float* const* cos_rows, const float* const* sin_rows,
-                        std::size_t pairs) {
+                        std::size_t pairs, bool grouped) {
   for (std::size_t t = 0; t < tokens; ++t) {
-    simd::rotate_half_rows<Arch>(x + t * token_stride, rows, row_stride, cos_rows[t], sin_rows[t], pairs);
+    if (grouped) {
+      simd::rotate_half_rows_grouped<Arch>(x + t * token_stride, rows, row_stride, cos_rows[t], sin_rows[t], pairs);
+    } else {
+      simd::rotate_half_rows_paired<Arch>(x + t * token_stride, rows, row_stride, cos_rows[t], sin_rows[t], pairs);
+    }
   }
 }
 
 void rotate_interleaved_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,
                                std::size_t row_stride, const float* const* cos2_rows, const float* const* sin2_rows,
-                               std::size_t pairs) {
+                               std::size_t pairs, bool grouped) {
   for (std::size_t t = 0; t < tokens; ++t) {
-    simd::rotate_interleaved_rows<Arch>(x + t * token_stride, rows, row_stride, cos2_rows[t], sin2_rows[t], pairs);
+    if (grouped) {
+      simd::rotate_interleaved_rows_grouped<Arch>(x + t * token_stride, rows, row_stride, cos2_rows[t], sin2_rows[t],
+                                                  pairs);
+    } else {
+      simd::rotate_interleaved_rows_paired<Arch>(x + t * token_stride, rows, row_stride, cos2_rows[t], sin2_rows[t],
+                                                 pairs);
+    }
   }
 }
 

@@ -20,22 +20,24 @@ constexpr std::size_t kMaxShift = 7;  // start offsets in elements: 0..7 floats 
 constexpr double kFloatTol = 4e-7;
 
 // The rotation kernels take a chunk of tokens; these rotate `rows` rows of one token (or one row).
-struct Simd {
+// In both row orders: cos/sin grouped in registers (true) and two rows in memory order (false).
+template <bool Grouped>
+struct SimdOrder {
   static void half(float* x, std::size_t rows, std::size_t stride, const float* c, const float* s, std::size_t pairs) {
-    k::rotate_half_tokens(x, 1, 0, rows, stride, &c, &s, pairs);
+    k::rotate_half_tokens(x, 1, 0, rows, stride, &c, &s, pairs, Grouped);
   }
   static void interleaved(float* x, std::size_t rows, std::size_t stride, const float* c, const float* s,
                           std::size_t pairs) {
-    k::rotate_interleaved_tokens(x, 1, 0, rows, stride, &c, &s, pairs);
+    k::rotate_interleaved_tokens(x, 1, 0, rows, stride, &c, &s, pairs, Grouped);
   }
 };
 struct Ref {
   static void half(float* x, std::size_t rows, std::size_t stride, const float* c, const float* s, std::size_t pairs) {
-    k::reference::rotate_half_tokens(x, 1, 0, rows, stride, &c, &s, pairs);
+    k::reference::rotate_half_tokens(x, 1, 0, rows, stride, &c, &s, pairs, true);
   }
   static void interleaved(float* x, std::size_t rows, std::size_t stride, const float* c, const float* s,
                           std::size_t pairs) {
-    k::reference::rotate_interleaved_tokens(x, 1, 0, rows, stride, &c, &s, pairs);
+    k::reference::rotate_interleaved_tokens(x, 1, 0, rows, stride, &c, &s, pairs, true);
   }
 };
 }  // namespace
@@ -49,14 +51,14 @@ TEST_CASE("kernels report the architecture they were built for", "[kernels]") {
 #endif
 }
 
-TEST_CASE("one row, half pairing, matches the reference for every width and alignment", "[kernels][rope]") {
+TEMPLATE_TEST_CASE("one row, half pairing, matches the reference for every width and alignment", "[kernels][rope]", SimdOrder<true>, SimdOrder<false>) {
   for (std::size_t pairs = 0; pairs <= kMaxWidth; ++pairs) {
     for (std::size_t shift = 0; shift <= kMaxShift; ++shift) {
       auto x = random_floats(2 * pairs + shift, pairs * 31 + shift);
       const auto c = random_floats(pairs + shift, 7 + pairs);
       const auto s = random_floats(pairs + shift, 11 + pairs);
       auto y = x;
-      Simd::half(x.data() + shift, 1, 0, c.data() + shift, s.data() + shift, pairs);
+      TestType::half(x.data() + shift, 1, 0, c.data() + shift, s.data() + shift, pairs);
       Ref::half(y.data() + shift, 1, 0, c.data() + shift, s.data() + shift, pairs);
       INFO("pairs " << pairs << " shift " << shift);
       REQUIRE(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
@@ -64,14 +66,14 @@ TEST_CASE("one row, half pairing, matches the reference for every width and alig
   }
 }
 
-TEST_CASE("one row, interleaved pairing, matches the reference for every width and alignment", "[kernels][rope]") {
+TEMPLATE_TEST_CASE("one row, interleaved pairing, matches the reference for every width and alignment", "[kernels][rope]", SimdOrder<true>, SimdOrder<false>) {
   for (std::size_t pairs = 0; pairs <= kMaxWidth; ++pairs) {
     for (std::size_t shift = 0; shift <= kMaxShift; ++shift) {
       auto x = random_floats(2 * pairs + shift, pairs * 17 + shift);
       const auto c = random_floats(2 * pairs + shift, 3 + pairs);
       const auto s = random_floats(2 * pairs + shift, 5 + pairs);
       auto y = x;
-      Simd::interleaved(x.data() + shift, 1, 0, c.data() + shift, s.data() + shift, pairs);
+      TestType::interleaved(x.data() + shift, 1, 0, c.data() + shift, s.data() + shift, pairs);
       Ref::interleaved(y.data() + shift, 1, 0, c.data() + shift, s.data() + shift, pairs);
       INFO("pairs " << pairs << " shift " << shift);
       REQUIRE(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
@@ -79,17 +81,17 @@ TEST_CASE("one row, interleaved pairing, matches the reference for every width a
   }
 }
 
-TEST_CASE("rotation kernels leave lanes outside the rotated span untouched", "[kernels][rope]") {
+TEMPLATE_TEST_CASE("rotation kernels leave lanes outside the rotated span untouched", "[kernels][rope]", SimdOrder<true>, SimdOrder<false>) {
   for (std::size_t pairs = 1; pairs <= 33; ++pairs) {
     auto x = random_floats(2 * pairs + 9, pairs);
     const auto before = x;
     const auto c = random_floats(2 * pairs, 1);
     const auto s = random_floats(2 * pairs, 2);
-    Simd::half(x.data() + 1, 1, 0, c.data(), s.data(), pairs);
+    TestType::half(x.data() + 1, 1, 0, c.data(), s.data(), pairs);
     CHECK(x[0] == before[0]);
     for (std::size_t i = 2 * pairs + 1; i < x.size(); ++i) CHECK(x[i] == before[i]);
     x = before;
-    Simd::interleaved(x.data() + 1, 1, 0, c.data(), s.data(), pairs);
+    TestType::interleaved(x.data() + 1, 1, 0, c.data(), s.data(), pairs);
     CHECK(x[0] == before[0]);
     for (std::size_t i = 2 * pairs + 1; i < x.size(); ++i) CHECK(x[i] == before[i]);
   }
@@ -216,8 +218,9 @@ TEST_CASE("phasor_step, narrow and narrow_interleave match the reference for eve
   }
 }
 
-TEST_CASE("the rows of a token match the reference for every width, row count and alignment",
-          "[kernels][rope]") {
+TEMPLATE_TEST_CASE("the rows of a token match the reference for every width, row count and alignment",
+          "[kernels][rope]", SimdOrder<true>,
+                   SimdOrder<false>) {
   for (std::size_t pairs = 0; pairs <= kMaxWidth; ++pairs) {
     for (std::size_t rows = 1; rows <= 5; ++rows) {
       for (std::size_t shift = 0; shift <= kMaxShift; shift += (pairs % 3 == 0 ? 1 : 3)) {
@@ -228,12 +231,12 @@ TEST_CASE("the rows of a token match the reference for every width, row count an
         INFO("pairs " << pairs << " rows " << rows << " shift " << shift);
         auto x = random_floats(n, pairs * 13 + rows);
         auto y = x;
-        Simd::half(x.data() + shift, rows, stride, c.data() + shift, s.data() + shift, pairs);
+        TestType::half(x.data() + shift, rows, stride, c.data() + shift, s.data() + shift, pairs);
         Ref::half(y.data() + shift, rows, stride, c.data() + shift, s.data() + shift, pairs);
         REQUIRE(max_abs_diff(x.data(), y.data(), n) <= kFloatTol);
         x = random_floats(n, pairs * 17 + rows);
         y = x;
-        Simd::interleaved(x.data() + shift, rows, stride, c.data() + shift, s.data() + shift, pairs);
+        TestType::interleaved(x.data() + shift, rows, stride, c.data() + shift, s.data() + shift, pairs);
         Ref::interleaved(y.data() + shift, rows, stride, c.data() + shift, s.data() + shift, pairs);
         REQUIRE(max_abs_diff(x.data(), y.data(), n) <= kFloatTol);
       }
@@ -241,53 +244,56 @@ TEST_CASE("the rows of a token match the reference for every width, row count an
   }
 }
 
-TEST_CASE("several rows at once rotate each row as one row at a time does", "[kernels][rope]") {
+TEMPLATE_TEST_CASE("several rows at once rotate each row as one row at a time does", "[kernels][rope]", SimdOrder<true>, SimdOrder<false>) {
   // A mutation that rotates a row twice, skips the odd last row or reuses the wrong row's data fails here.
   const std::size_t pairs = 12, rows = 7, stride = 30;
   const auto c = random_floats(2 * pairs, 1);
   const auto s = random_floats(2 * pairs, 2);
   auto x = random_floats(rows * stride, 3);
   auto y = x;
-  Simd::half(x.data(), rows, stride, c.data(), s.data(), pairs);
-  for (std::size_t r = 0; r < rows; ++r) Simd::half(y.data() + r * stride, 1, 0, c.data(), s.data(), pairs);
+  TestType::half(x.data(), rows, stride, c.data(), s.data(), pairs);
+  for (std::size_t r = 0; r < rows; ++r) TestType::half(y.data() + r * stride, 1, 0, c.data(), s.data(), pairs);
   CHECK(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
   x = random_floats(rows * stride, 4);
   y = x;
-  Simd::interleaved(x.data(), rows, stride, c.data(), s.data(), pairs);
-  for (std::size_t r = 0; r < rows; ++r) Simd::interleaved(y.data() + r * stride, 1, 0, c.data(), s.data(), pairs);
+  TestType::interleaved(x.data(), rows, stride, c.data(), s.data(), pairs);
+  for (std::size_t r = 0; r < rows; ++r) TestType::interleaved(y.data() + r * stride, 1, 0, c.data(), s.data(), pairs);
   CHECK(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
 }
 
 TEST_CASE("rotate_half_tokens and rotate_interleaved_tokens use each token's own cos/sin rows", "[kernels][rope]") {
   // Tokens t at x + t * token_stride, `rows` rows each; a mutation that reuses token 0's cos/sin,
-  // skips the last token or steps by the row stride fails here.
-  for (std::size_t pairs : {3, 16, 33, 64}) {
-    for (std::size_t tokens : {1, 2, 5}) {
-      const std::size_t rows = 3, row_stride = 2 * pairs + 1, token_stride = rows * row_stride + 2;
-      std::vector<std::vector<float>> c, s;
-      std::vector<const float*> cp, sp;
-      for (std::size_t t = 0; t < tokens; ++t) {
-        c.push_back(random_floats(2 * pairs, 100 + t));
-        s.push_back(random_floats(2 * pairs, 200 + t));
+  // skips the last token or steps by the row stride fails here, in either row order.
+  for (bool grouped : {true, false}) {
+    for (std::size_t pairs : {3, 16, 33, 64}) {
+      for (std::size_t tokens : {1, 2, 5}) {
+        const std::size_t rows = 3, row_stride = 2 * pairs + 1, token_stride = rows * row_stride + 2;
+        std::vector<std::vector<float>> c, s;
+        std::vector<const float*> cp, sp;
+        for (std::size_t t = 0; t < tokens; ++t) {
+          c.push_back(random_floats(2 * pairs, 100 + t));
+          s.push_back(random_floats(2 * pairs, 200 + t));
+        }
+        for (std::size_t t = 0; t < tokens; ++t) {
+          cp.push_back(c[t].data());
+          sp.push_back(s[t].data());
+        }
+        INFO("pairs " << pairs << " tokens " << tokens << " grouped " << grouped);
+        auto x = random_floats(tokens * token_stride, pairs + tokens);
+        auto y = x;
+        k::rotate_half_tokens(x.data(), tokens, token_stride, rows, row_stride, cp.data(), sp.data(), pairs, grouped);
+        for (std::size_t t = 0; t < tokens; ++t) {
+          Ref::half(y.data() + t * token_stride, rows, row_stride, cp[t], sp[t], pairs);
+        }
+        REQUIRE(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
+        x = random_floats(tokens * token_stride, 3 * pairs + tokens);
+        y = x;
+        k::rotate_interleaved_tokens(x.data(), tokens, token_stride, rows, row_stride, cp.data(), sp.data(), pairs,
+                                     grouped);
+        k::reference::rotate_interleaved_tokens(y.data(), tokens, token_stride, rows, row_stride, cp.data(), sp.data(),
+                                                pairs, true);
+        REQUIRE(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
       }
-      for (std::size_t t = 0; t < tokens; ++t) {
-        cp.push_back(c[t].data());
-        sp.push_back(s[t].data());
-      }
-      INFO("pairs " << pairs << " tokens " << tokens);
-      auto x = random_floats(tokens * token_stride, pairs + tokens);
-      auto y = x;
-      k::rotate_half_tokens(x.data(), tokens, token_stride, rows, row_stride, cp.data(), sp.data(), pairs);
-      for (std::size_t t = 0; t < tokens; ++t) {
-        Ref::half(y.data() + t * token_stride, rows, row_stride, cp[t], sp[t], pairs);
-      }
-      REQUIRE(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
-      x = random_floats(tokens * token_stride, 3 * pairs + tokens);
-      y = x;
-      k::rotate_interleaved_tokens(x.data(), tokens, token_stride, rows, row_stride, cp.data(), sp.data(), pairs);
-      k::reference::rotate_interleaved_tokens(y.data(), tokens, token_stride, rows, row_stride, cp.data(), sp.data(),
-                                              pairs);
-      REQUIRE(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
     }
   }
 }

@@ -115,7 +115,8 @@ export function mount(root, pe, bus) {
   }
 
   function showTensor(name) {
-    const entry = file.entries.find((e) => e.name === name);
+    const entry = file?.entries.find((e) => e.name === name);
+    if (!entry) return; // the picker is disabled until a file is loaded; a scripted change does nothing
     let t;
     try {
       const tensor = entry.tensor ?? pe.io.readSafetensors(file.bytes, { names: [name] })[name];

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "encodings/anchored_rows.hpp"
 #include "encodings/angle_rows.hpp"
 #include "encodings/checks.hpp"
 #include "encodings/power_frequencies.hpp"
@@ -84,6 +85,20 @@ Status sinusoidal_add(const SinusoidalParams& p, const Positions& positions, std
 
   std::vector<double> freq;
   POSENC_RETURN_IF_ERROR(detail::sinusoid_frequencies(p, &freq));
+  if (p.precision == SinusoidPrecision::fast && positions.is_range() && seq >= 2 * detail::kAnchorRows) {
+    // The fast rows' anchor and offset blocks for these positions, added straight into every
+    // batch row: no full rows are written anywhere (the rows equal sinusoidal_table's).
+    std::size_t floats = 0;
+    POSENC_RETURN_IF_ERROR(anchored_table_floats(seq, d, &floats));
+    std::vector<float> storage;
+    POSENC_RETURN_IF_ERROR(detail::allocate(storage, floats));
+    POSENC_RETURN_IF_ERROR(detail::build_anchored_rows(p, freq, positions.offset, seq, storage.data()));
+    const detail::AnchoredBlocks blocks(storage.data(), seq, d);
+    for (std::size_t b = 0; b < batch; ++b) {
+      for (std::size_t t = 0; t < seq; ++t) blocks.add_row(t, x + (b * seq + t) * d);
+    }
+    return {};
+  }
   // Tokens are encoded a chunk at a time into scratch rows (at most ~256 KB), then added to every
   // batch row that shares those positions.
   const std::size_t chunk = std::clamp<std::size_t>((std::size_t{1} << 16) / d, 1, 64);

@@ -119,6 +119,18 @@ test("precision 'fast': within 3.2e-7 of the float64 formula in table, createTab
     pe.sinusoidal.table({ positionIds: [3, 1e6], dim: 8 }).data);
 });
 
+test("addTo with precision 'fast' adds exactly the rows of table({ precision: 'fast' }) to every batch row", () => {
+  for (const [seq, dim, offset, layout] of [[300, 768, 0, 'interleaved'], [97, 65, 2.5, 'half'], [64, 7, 1e6, 'interleaved'], [63, 6, 5, 'half']]) {
+    const rows = pe.sinusoidal.table({ length: seq, dim, offset, layout, precision: 'fast' }).data;
+    const x0 = randomFloats(2 * seq * dim, seq);
+    const x = x0.slice();
+    pe.sinusoidal.addTo(x, { dims: [2, seq, dim], offset, layout, precision: 'fast' });
+    for (let i = 0; i < x.length; i++) {
+      assert.equal(x[i], Math.fround(x0[i] + rows[i % (seq * dim)]), `${seq} x ${dim} offset ${offset} ${layout}: element ${i}`);
+    }
+  }
+});
+
 test("createTable with precision 'fast' keeps anchor rows only: the fast table's values, a fraction of the memory", async () => {
   for (const [maxLength, dim, layout] of [[300, 768, 'interleaved'], [97, 65, 'half'], [71, 7, 'interleaved'], [64, 6, 'half']]) {
     const want = pe.sinusoidal.table({ length: maxLength, dim, layout, precision: 'fast' }).data;

@@ -272,6 +272,16 @@ const add = {
       },
     },
     {
+      id: 'posenc-add-fast',
+      label: "posenc sinusoidal.addTo (computes, precision 'fast', copies)",
+      peer: 'posenc',
+      prepare(p, input, { pe }) {
+        const x = input.slice();
+        const opts = { dims: [1, p.length, p.dim], precision: 'fast' };
+        return { run: () => pe.sinusoidal.addTo(x, opts), output: () => x };
+      },
+    },
+    {
       id: 'posenc-table-add',
       label: 'posenc PositionTable.addTo (cached, copies)',
       peer: 'posenc',

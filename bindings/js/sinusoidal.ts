@@ -20,7 +20,7 @@ const LAYOUTS: readonly SinusoidLayout[] = ['interleaved', 'half'];
  * `'exact'` (default): sin and cos in double, rounded once to float32 (error <= half an ulp).
  * `'fast'`: every 32nd row and the first 32 rows are computed that way and the rows between
  * combine them by the angle-addition identities in float32 arithmetic: absolute error at most
- * 3.2e-7, nothing accumulates along the table, 1.4-2x faster (`npm run bench`). It applies to
+ * 3.2e-7, nothing accumulates along the table, 1.4-1.9x faster (`npm run bench`). It applies to
  * consecutive positions (`length`/`offset`, `addTo` without `positionIds`); explicit
  * `positionIds` are always exact.
  */
@@ -36,7 +36,7 @@ export interface SinusoidalParams {
   base?: number;
   /** Column order (default `'interleaved'`, the paper's). */
   layout?: SinusoidLayout;
-  /** `'exact'` (default) or `'fast'` (at most 3.2e-7 off, 1.4-2x faster); see {@link SinusoidPrecision}. */
+  /** `'exact'` (default) or `'fast'` (at most 3.2e-7 off, 1.4-1.9x faster); see {@link SinusoidPrecision}. */
   precision?: SinusoidPrecision;
 }
 

@@ -33,7 +33,7 @@ constexpr std::size_t kAnchorRows = 32;
 /// As angle_rows_range, but only the anchors and offsets are computed that way (in double,
 /// rounded once); every row combines its anchor and offset by the angle-addition identities in
 /// float arithmetic (kernels/anchor-inl.hpp): absolute error at most 3.2e-7 * scale instead of
-/// half an ulp, 1.4-2x faster (`npm run bench`). Short ranges (under 2 * kAnchorRows rows) and sinks without
+/// half an ulp, 1.4-1.9x faster (`npm run bench`). Short ranges (under 2 * kAnchorRows rows) and sinks without
 /// such a kernel (strides other than [sin, cos] pairs or contiguous rows) take angle_rows_range.
 Status angle_rows_range_fast(const double* freq, std::size_t pairs, double start, std::size_t count,
                              const AngleSink& sink);

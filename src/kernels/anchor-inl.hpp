@@ -88,9 +88,11 @@ void anchor_rows_interleave(const float* s0, const float* c0, const float* sk, c
 
 /// out = a c + b s, or out += a c + b s when Accumulate, elementwise: the rows of an anchored
 /// sinusoidal table (posenc/sinusoidal.hpp), whose four inputs already carry each column's
-/// partner and sign, so any column order takes the same contiguous loop. Two batches deep: four
-/// (tried) and column-blocked passes that keep the small blocks in L1 (tried) were slower under
-/// wasm, where this loop is bound by instructions (five streams per output), not by memory.
+/// partner and sign, so any column order takes the same contiguous loop. Two batches deep. Tried
+/// and measured with `npm run bench -- --filter sinusoidal-add`: four batches deep and column
+/// blocks kept in L1 were slower; packing (a, b) and (c, s) into two streams took V8's code from
+/// five address computations and three spills per pass to none (tests/bench/annotate.sh
+/// sinusoidal-fast-add) but no time, the loop then waiting on L2, so the plain layout stays.
 template <class Arch, bool Accumulate>
 void combine(const float* a, const float* b, const float* c, const float* s, std::size_t n, float* out) {
   using B = xsimd::batch<float, Arch>;

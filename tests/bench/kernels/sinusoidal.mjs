@@ -188,9 +188,10 @@ const add = {
     }));
   },
   summary: {
-    rows: ['posenc-add', 'posenc-table-add-wasm', 'posenc-fast-table-add-wasm'],
+    rows: ['posenc-add', 'posenc-add-fast', 'posenc-table-add-wasm', 'posenc-fast-table-add-wasm'],
     names: {
       'posenc-add': 'sinusoidal.addTo, copies',
+      'posenc-add-fast': "sinusoidal.addTo, 'fast', copies",
       'posenc-table-add-wasm': 'PositionTable.addTo, WasmTensor',
       'posenc-fast-table-add-wasm': "PositionTable.addTo, 'fast', WasmTensor",
     },

@@ -27,15 +27,16 @@ void rotate_rows(float* x, std::size_t tokens, std::size_t token_stride, std::si
   }
 }
 
-/// The kernels' row order (measured with `npm run bench -- --filter rope-half`, wasm in V8):
-/// grouped (cos/sin in registers) wins for head dims up to 64 at every size, and for 128 while q
-/// and k fit in a typical L2 (128 x 8 x 128: 1.45x instead of 1.62x the in-place pass); beyond
-/// that, or for longer rows, memory order wins (2048 x 8 x 128: 1.6x instead of 1.9x).
+/// The kernels' row order, measured with `npm run bench -- --filter 'rope-(half|interleaved)'`
+/// (wasm in V8, two runs per variant): in cache, grouped (cos/sin in registers across a token's
+/// heads) is faster for head dims 64 and 128 (128 x 8 x 128: 1.45x instead of 1.62x the in-place
+/// pass); once q and k outgrow a typical L2, memory order is (2048 x 8 x 128: 1.6x instead of
+/// 1.9x; 2048 x 32 x 64: 2.3-2.4x instead of 2.5x, interleaved 2.8x instead of 3.1-3.3x). Longer
+/// rows never fit the registers.
 bool grouped_order(const RopeTensors& t, std::size_t pairs) {
-  if (pairs <= kGroupedPairs) return true;
-  if (pairs > kGroupedInCachePairs) return false;
+  if (pairs > kGroupedMaxPairs) return false;
   const std::size_t floats = (t.q_heads + (t.k == nullptr ? 0 : t.k_heads)) * t.batch * t.seq * t.head_dim;
-  return floats <= kGroupedInCacheBytes / sizeof(float);
+  return floats <= kGroupedMaxBytes / sizeof(float);
 }
 
 void rotate_tensor(float* data, std::size_t heads, const RopeTensors& t, Pairing pairing, std::size_t pairs,

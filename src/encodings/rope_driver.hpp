@@ -12,12 +12,11 @@ namespace posenc::detail {
 /// Tokens processed together: their cos/sin rows are computed once and used by every head.
 constexpr std::size_t kRopeChunkTokens = 64;
 
-/// Row order of the rotation kernels (see grouped_order in rope_driver.cpp): grouped up to this
-/// many pairs always, up to kGroupedInCachePairs while q and k together are at most
-/// kGroupedInCacheBytes, in memory order otherwise.
-constexpr std::size_t kGroupedPairs = 32;
-constexpr std::size_t kGroupedInCachePairs = 64;
-constexpr std::size_t kGroupedInCacheBytes = std::size_t{1} << 20;
+/// Row order of the rotation kernels (see grouped_order in rope_driver.cpp): grouped for head
+/// dims up to 2 kGroupedMaxPairs while q and k together are at most kGroupedMaxBytes, memory
+/// order otherwise.
+constexpr std::size_t kGroupedMaxPairs = 64;
+constexpr std::size_t kGroupedMaxBytes = std::size_t{1} << 20;
 
 /// Checks the pairing, rotaryDim (even, 2..headDim) and the shapes of q and k.
 Status check_rope_tensors(const RopeTensors& t, Pairing pairing, int rotary_dim);

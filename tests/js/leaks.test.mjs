@@ -9,13 +9,18 @@ import { createPosEnc, randomFloats } from './helpers.mjs';
 const pe = await createPosEnc();
 const q = randomFloats(4 * 64, 1);
 const table = { data: randomFloats(16 * 8, 2), dims: [16, 8] };
+const anchored = pe.sinusoidal.createTable({ maxLength: 100, dim: 8, precision: 'fast' });
+const x = randomFloats(3 * 8, 4);
+const long = randomFloats(70 * 8, 5); // 64 rows or more: addTo 'fast' takes the anchored path
 
 const CALLS = {
   'failing in C++ (bad rotaryDim)': () => pe.rope.apply(q, null, { dims: [4, 64], rotaryDim: 62 + 1 }),
   'failing in C++ (id outside a table)': () => pe.learned.lookup(table, { positionIds: [3, 16] }),
   'failing in C++ (bad base)': () => pe.sinusoidal.table({ length: 8, dim: 8, base: -2 }),
+  'failing in C++ (past an anchored table)': () => anchored.addTo(x, { dims: [3, 8], offset: 98 }),
   'failing in JS (typo)': () => pe.rope.apply(q, null, { dims: [4, 64], rotarydim: 8 }),
   'succeeding (copy path)': () => pe.rope.apply(q, null, { dims: [4, 64], offset: 7 }),
+  'succeeding (fast addTo, anchored rows)': () => pe.sinusoidal.addTo(long, { dims: [70, 8], precision: 'fast', offset: 5 }),
   'succeeding (T5 bias)': () => pe.t5.bias({ data: randomFloats(32 * 2, 3), dims: [32, 2] }, { qLen: 8, kLen: 8 }),
 };
 
@@ -36,7 +41,7 @@ test('hundreds of thousands of calls, failing and succeeding, do not grow WebAss
   runAll(200); // warm-up: scratch pools and caches reach their steady size
   const before = pe.memory.bytes;
   const failures = runAll(50_000);
-  assert.equal(failures, 50_000 * 4, 'the four failing calls failed every time');
+  assert.equal(failures, 50_000 * 5, 'the five failing calls failed every time');
   assert.equal(pe.memory.bytes, before, `memory grew from ${before} to ${pe.memory.bytes} bytes`);
   assert.equal(pe.sinusoidal.table({ length: 1, dim: 2, offset: 1 }).data[0], Math.fround(Math.sin(1)));
 });

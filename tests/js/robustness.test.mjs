@@ -26,8 +26,16 @@ function safetensors() {
   return bytes;
 }
 
+// Cached tables: full rows (learned) and anchored rows (a fast sinusoidal table of 100 positions).
+const learnedTable = pe.learned.createTable(T([40, 4]));
+const anchoredTable = pe.sinusoidal.createTable({ maxLength: 100, dim: 4, precision: 'fast' });
+
 /** [name, call(args...), valid args]. Options objects are the last argument. */
 const CASES = [
+  ['PositionTable (learned).addTo', (x, o) => learnedTable.addTo(x, o), [T([2, 3, 4]), { offset: 30 }]],
+  ['PositionTable (learned).lookup', (o) => learnedTable.lookup(o), [{ length: 3, offset: 36 }]],
+  ['PositionTable (anchored).addTo', (x, o) => anchoredTable.addTo(x, o), [T([2, 3, 4]), { offset: 90 }]],
+  ['PositionTable (anchored).lookup', (o) => anchoredTable.lookup(o), [{ length: 3, offset: 96 }]],
   ['sinusoidal.table', (o) => pe.sinusoidal.table(o), [{ length: 4, dim: 6, base: 100, layout: 'half', precision: 'fast', offset: 2 }]],
   ['sinusoidal.addTo', (x, o) => pe.sinusoidal.addTo(x, o), [T([2, 3, 4]), { offset: 1, base: 10, layout: 'interleaved', precision: 'exact' }]],
   ['sinusoidal.createTable', (o) => pe.sinusoidal.createTable(o).dispose(), [{ maxLength: 8, dim: 4, precision: 'fast' }]],

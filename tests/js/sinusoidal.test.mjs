@@ -1,7 +1,10 @@
 // pe.sinusoidal against the float64 formula, through the public JS API.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
+import createModule from '../../dist/posenc.mjs';
+import { instantiate } from '../../dist/posenc.js';
 import { createPosEnc, randomFloats, sinusoid, throwsPosEnc } from './helpers.mjs';
 
 const pe = await createPosEnc();
@@ -154,8 +157,9 @@ test("createTable with precision 'fast' keeps anchor rows only: the fast table's
     throwsPosEnc(() => table.lookup({ positionIds: [maxLength] }), 'OUT_OF_RANGE', new RegExp(`positionIds\\[0\\] is ${maxLength}`));
     table.dispose();
   }
-  // Memory: a fresh instance grows by the anchored storage (9 MiB), not by the 128 MiB of full rows.
-  const fresh = await createPosEnc();
+  // Memory: a fresh instance (its own WebAssembly memory, not the shared one createPosEnc returns)
+  // grows by the anchored storage (9 MiB), not by the 128 MiB of full rows.
+  const fresh = await instantiate(createModule, { wasmBinary: readFileSync(new URL('../../dist/posenc.wasm', import.meta.url)) });
   const before = fresh.memory.bytes;
   const fast = fresh.sinusoidal.createTable({ maxLength: 8192, dim: 4096, precision: 'fast' });
   const grownFast = fresh.memory.bytes - before;

@@ -1,7 +1,10 @@
 // One hot loop for tests/bench/annotate.sh: runs a posenc call (or a bound) long enough for perf to
 // sample the machine code V8 generated for it.
 //   node --perf-prof tests/bench/annotate-loop.mjs <loop>
+import { fileURLToPath } from 'node:url';
+
 import { createBounds } from './harness/bounds.mjs';
+import { createMeasuredPosEnc } from './harness/posenc-instance.mjs';
 
 const LOOPS = ['rope-half', 'rope-interleaved', 'sinusoidal-fast-add', 'rmw', 'rot'];
 const name = process.argv[2];
@@ -9,8 +12,7 @@ if (!LOOPS.includes(name)) {
   console.error(`usage: annotate-loop.mjs <${LOOPS.join('|')}>`);
   process.exit(2);
 }
-const { createPosEnc } = await import(new URL('../../dist/node.js', import.meta.url).href);
-const pe = await createPosEnc();
+const { pe, memory } = await createMeasuredPosEnc(fileURLToPath(new URL('../..', import.meta.url)));
 const [tokens, heads, dim] = [128, 8, 64]; // the first RoPE case of the bench, 256 KiB: in cache
 let run;
 if (name.startsWith('rope-')) {
@@ -24,7 +26,7 @@ if (name.startsWith('rope-')) {
   const table = pe.sinusoidal.createTable({ maxLength: 512, dim: 768, precision: 'fast' });
   run = () => table.addTo(x);
 } else {
-  const bounds = (await createBounds()).prepare(tokens * heads * dim * 4, dim);
+  const bounds = (await createBounds(pe, memory)).prepare(tokens * heads * dim * 4, dim);
   run = bounds[name];
 }
 const end = performance.now() + 3000;

@@ -16,6 +16,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { createBounds } from './harness/bounds.mjs';
+import { createMeasuredPosEnc } from './harness/posenc-instance.mjs';
 import { maxAbs, maxAbsDiff } from './harness/data.mjs';
 import { BOUNDS, PEERS, caseTable, summaryTable, targetLines } from './harness/report.mjs';
 import { measureTogether } from './harness/timing.mjs';
@@ -106,6 +107,7 @@ async function runCase(kernel, c, env, opts) {
   ];
   const timed = await measureTogether(runnables, { budgetMs: opts.budget });
   for (const { inst } of instances) await inst.dispose?.();
+  bounds.dispose();
 
   const boundMedian = Object.fromEntries(caseBounds.map((b) => [b, timed.get(`bound:${b}`).median]));
   const best = {};
@@ -151,11 +153,10 @@ function evaluateTargets(kernels, cases) {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  const { createPosEnc } = await import(pathToFileURL(join(ROOT, 'dist', 'node.js')).href);
-  const pe = await createPosEnc();
+  const { pe, memory } = await createMeasuredPosEnc(ROOT);
   const tf = await loadTf();
   const ort = await loadOrt();
-  const env = { pe, tf: tf.tf, ort: ort.ort, bounds: await createBounds() };
+  const env = { pe, tf: tf.tf, ort: ort.ort, bounds: await createBounds(pe, memory) };
   const meta = {
     date: new Date().toISOString(),
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,

@@ -12,7 +12,11 @@
 //           two and two, and no cos/sin table read, no validation, no return to JS. The fastest a
 //           RoPE kernel can be on this layout.
 // The module is assembled here from bytes (no build step, nothing committed but this source) and
-// checked with WebAssembly.validate; it owns its memory, which grows to fit the largest case.
+// checked with WebAssembly.validate. It imports posenc's own WebAssembly.Memory, and each case's
+// bound buffers are posenc tensors (pe.memory.tensor) allocated beside the contenders' ones: on
+// this VM the same loop over the same number of bytes ran 1.2-1.5x slower in one region of a
+// memory than in another once out of cache, so bounds in a memory of their own compared
+// placements as much as kernels.
 
 /** Unsigned LEB128. */
 function uleb(n) {
@@ -65,7 +69,7 @@ function slebSmall(v) {
   }
 }
 
-/** The module: memory (exported), fill(dst, n), copy(dst, src, n), rmw(ptr, n), add(dst, src, n), rot(ptr, n, half); n a multiple of 64 for rmw/add and of 2 * half for rot (half a multiple of 32). */
+/** The module: memory (imported as bench.memory), fill(dst, n), copy(dst, src, n), rmw(ptr, n), add(dst, src, n), rot(ptr, n, half); n a multiple of 64 for rmw/add and of 2 * half for rot (half a multiple of 32). */
 function moduleBytes() {
   // fill(dst, n): memory.fill(dst, 0, n)
   const fill = [...op.localGet(0), ...op.i32Const(0), ...op.localGet(1), ...op.memoryFill, ...op.end];
@@ -134,10 +138,10 @@ function moduleBytes() {
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, vec([[0x60, ...vec([[I32], [I32]]), 0x00], [0x60, ...vec([[I32], [I32], [I32]]), 0x00]])), // types
+    ...section(2, vec([[...str('bench'), ...str('memory'), 0x02, 0x00, ...uleb(0)]])), // import a memory: min 0 pages, no max
     ...section(3, vec([[0x00], [0x01], [0x00], [0x01], [0x01]])), // fill: t0, copy: t1, rmw: t0, add: t1, rot: t1
-    ...section(5, vec([[0x00, ...uleb(1)]])), // memory: min 1 page, no max
     ...section(7, vec([
-      [...str('memory'), 0x02, 0x00], [...str('fill'), 0x00, 0x00], [...str('copy'), 0x00, 0x01], [...str('rmw'), 0x00, 0x02],
+      [...str('fill'), 0x00, 0x00], [...str('copy'), 0x00, 0x01], [...str('rmw'), 0x00, 0x02],
       [...str('add'), 0x00, 0x03], [...str('rot'), 0x00, 0x04],
     ])),
     ...section(10, vec([code([], fill), code([], copy), code([[1, I32]], rmw), code([[1, I32]], add),
@@ -145,53 +149,62 @@ function moduleBytes() {
   ]);
 }
 
-/** Instantiates the bound module; `prepare(bytes)` returns runnable bounds over `bytes` bytes. */
-export async function createBounds() {
+/**
+ * Instantiates the bound module on posenc's memory (`memory`, from harness/posenc-instance.mjs);
+ * `prepare(bytes)` returns runnable bounds over `bytes` bytes held in two tensors of `pe`.
+ */
+export async function createBounds(pe, memory) {
   const bytes = moduleBytes();
   if (!WebAssembly.validate(bytes)) throw new Error('bench: the bound module does not validate');
-  const { instance } = await WebAssembly.instantiate(bytes);
-  const { memory, fill, copy, rmw, add, rot } = instance.exports;
+  const { instance } = await WebAssembly.instantiate(bytes, { bench: { memory } });
+  const { fill, copy, rmw, add, rot } = instance.exports;
   return {
     /**
-     * Bounds over `n` bytes: two 64-byte-aligned regions, the second initialised to floats ~1.
-     * `rowFloats` (RoPE cases: the head dim, a multiple of 16) enables rot over rows of that width.
+     * Bounds over `n` bytes: two 64-byte-aligned posenc tensors, the second initialised to floats
+     * ~1. `rowFloats` (RoPE cases: the head dim, a multiple of 16) enables rot over rows of that
+     * width. Call dispose() when the case is done.
      */
     prepare(n, rowFloats) {
       const padded = Math.ceil(n / 64) * 64;
-      const need = 64 + 2 * padded;
-      if (memory.buffer.byteLength < need) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65536));
-      const a = 64;
-      const b = 64 + padded;
-      new Float32Array(memory.buffer, b, padded / 4).fill(1.25);
-      new Float32Array(memory.buffer, a, padded / 4).fill(0);
+      const ta = pe.memory.tensor([padded / 4]); // zeros
+      const tb = pe.memory.tensor([padded / 4]);
+      tb.view().fill(1.25);
+      const a = ta.view().byteOffset; // addresses in the shared memory: they do not move when it grows
+      const b = tb.view().byteOffset;
+      if (a % 64 !== 0 || b % 64 !== 0) throw new Error('bench: bound buffers are not 64-byte aligned');
       return {
         fill: () => fill(a, n),
         copy: () => copy(a, b, n),
         rmw: () => rmw(b, padded),
         add: () => add(b, a, padded), // b += a, where a holds zeros (fill writes zero bytes)
         rot: rowFloats ? () => rot(b, Math.floor(padded / (rowFloats * 4)) * rowFloats * 4, rowFloats * 2) : undefined,
-        /** Whether rmw and add compute what they should (x -> -x; x += 0). */
+        dispose() {
+          ta.dispose();
+          tb.dispose();
+        },
+        /** Whether rmw, add and rot compute what they should (x -> -x; x += 0; one rotated row). */
         check() {
-          const v = () => new Float32Array(memory.buffer, b, 4)[3];
+          const v = () => tb.view()[3];
           const before = v();
           rmw(b, padded);
           const negated = v() === -before;
-          new Float32Array(memory.buffer, a, 4).fill(0.5);
+          ta.view().subarray(0, 4).fill(0.5);
           add(b, a, padded);
           const added = v() === 0.5 - before;
-          new Float32Array(memory.buffer, a, padded / 4).fill(0);
+          ta.view().fill(0);
           rmw(b, padded);
           const restored = v() === before - 0.5;
           // rot on one row of 16 floats: lo = x[0..7] = 1, hi = x[8..15] = 2 -> 1 * 0.6 - 2 * 0.8, 1 * 0.8 + 2 * 0.6 (float32)
-          const x = new Float32Array(memory.buffer, b, 16);
+          const x = tb.view().subarray(0, 16);
           const keep = x.slice();
           x.set([1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2]);
           rot(b, 64, 32);
+          const y = tb.view().subarray(0, 16);
           const f = Math.fround;
           const lo = f(f(1 * f(0.6)) - f(2 * f(0.8)));
           const hi = f(f(1 * f(0.8)) + f(2 * f(0.6)));
-          const rotated = x.slice(0, 8).every((v) => v === lo) && x.slice(8).every((v) => v === hi);
-          x.set(keep);
+          const rotated = y.slice(0, 8).every((w) => w === lo) && y.slice(8).every((w) => w === hi);
+          y.set(keep);
           return negated && added && restored && rotated;
         },
       };

@@ -53,14 +53,16 @@ export class PositionTable {
   #name: string;
   #storage: TableStorage;
   #ops: StorageOps;
+  #bytes: number;
 
   /** @internal Use `pe.learned.createTable` or `pe.sinusoidal.createTable`. */
-  constructor(heap: Heap, ptr: Ptr, rows: number, dim: number, name: string, storage: TableStorage = 'rows') {
+  constructor(heap: Heap, ptr: Ptr, rows: number, dim: number, name: string, bytes: number, storage: TableStorage = 'rows') {
     this.#heap = heap;
     this.#ptr = ptr;
     this.rows = rows;
     this.dim = dim;
     this.#name = name;
+    this.#bytes = bytes;
     this.#storage = storage;
     this.#ops = storageOps(heap.raw, storage);
   }
@@ -68,6 +70,14 @@ export class PositionTable {
   /** Whether {@link PositionTable.dispose} has been called. */
   get disposed(): boolean {
     return this.#ptr === 0;
+  }
+
+  /**
+   * Bytes of WebAssembly memory the table holds (0 once disposed): `rows * dim * 4` for full rows,
+   * much less for a `precision: 'fast'` sinusoidal table, which keeps anchor rows only.
+   */
+  get bytes(): number {
+    return this.#ptr === 0 ? 0 : this.#bytes;
   }
 
   /** Gathers rows: `[n, dim]` for `length` positions from `offset`, or for `positionIds`. */

@@ -28,6 +28,8 @@ export interface RopeCacheState {
   rotaryDim: number;
   headDim: number | undefined;
   pairing: number;
+  /** Bytes of the block at `table`. */
+  bytes: number;
 }
 
 
@@ -54,6 +56,15 @@ export class RopeCache {
 
   get disposed(): boolean {
     return this.#s.table === 0;
+  }
+
+  /**
+   * Bytes of WebAssembly memory the cache holds (0 once disposed): `maxPositions * rotaryDim * 4`
+   * for the half pairing, three times that for the interleaved one (which also keeps its rows
+   * expanded).
+   */
+  get bytes(): number {
+    return this.#s.table === 0 ? 0 : this.#s.bytes;
   }
 
   /** Rotates q and (unless null) k in place using the cached rows. */

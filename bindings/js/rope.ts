@@ -217,7 +217,8 @@ export function ropeApi(heap: Heap): RopeApi {
       // them too (3x the memory) so that no call expands its tokens' rows again.
       const expanded = PAIRINGS[spec.pairing] === 'interleaved';
       const block = rows * pairs * 4;
-      const table = heap.alloc((expanded ? 6 : 2) * block, 'the cos/sin cache');
+      const bytes = (expanded ? 6 : 2) * block;
+      const table = heap.alloc(bytes, 'the cos/sin cache');
       const cos = table;
       const sin = table + block;
       const cos2 = expanded ? table + 2 * block : 0;
@@ -229,7 +230,7 @@ export function ropeApi(heap: Heap): RopeApi {
         throw error;
       }
       if (expanded) raw.ropeExpandTable(cos, sin, rows * pairs, cos2, sin2);
-      return new RopeCache(heap, { table, cos, sin, cos2, sin2, rows, pairs, rotaryDim: spec.rotaryDim, headDim, pairing: spec.pairing });
+      return new RopeCache(heap, { table, cos, sin, cos2, sin2, rows, pairs, rotaryDim: spec.rotaryDim, headDim, pairing: spec.pairing, bytes });
     } finally {
       scope.release();
     }

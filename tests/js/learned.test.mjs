@@ -31,6 +31,7 @@ test('addTo adds rows per batch row, by offset and by per-row ids', () => {
 
 test('createTable keeps the table in wasm memory for repeated use', () => {
   const t = pe.learned.createTable(table);
+  assert.equal(t.bytes, table.data.length * 4);
   assert.equal(t.rows, rows);
   assert.equal(t.dim, dim);
   assert.deepEqual(t.toTensor().data, table.data);

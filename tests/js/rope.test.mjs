@@ -112,6 +112,8 @@ test('frequencies are base^(-2i/rotaryDim) in float64', () => {
 test('a cache gives the same rotation as apply, and its tensors are ONNX cos/sin caches', () => {
   for (const pairing of ['half', 'interleaved']) {
     const cache = pe.rope.createCache({ rotaryDim: 16, headDim: 24, maxPositions: 100, pairing });
+    // cos and sin rows, [100, 8] each; interleaved caches also keep them expanded ([100, 16] each)
+    assert.equal(cache.bytes, (pairing === 'half' ? 2 : 6) * 100 * 8 * 4);
     const a = randomFloats(2 * 3 * 4 * 24, 7);
     const b = a.slice();
     const opts = { dims: [2, 3, 4, 24], layout: 'bhsd', positionIds: [1, 2, 3, 4, 96, 97, 98, 99] };
@@ -125,6 +127,7 @@ test('a cache gives the same rotation as apply, and its tensors are ONNX cos/sin
     throwsPosEnc(() => cache.apply(a, null, { dims: [2, 3, 4, 24], layout: 'bhsd', offset: 98 }), 'OUT_OF_RANGE', /outside the table's positions 0\.\.99/);
     throwsPosEnc(() => cache.apply(new Float32Array(32), null, { dims: [1, 32] }), 'SHAPE_MISMATCH', /headDim 24/);
     cache.dispose();
+    assert.equal(cache.bytes, 0);
     throwsPosEnc(() => cache.toTensors(), 'DISPOSED', /disposed/);
   }
 });

@@ -167,10 +167,14 @@ test("createTable with precision 'fast' keeps anchor rows only: the fast table's
   const grownExact = fresh.memory.bytes - before;
   assert.ok(grownFast < 16 * 2 ** 20, `fast table grew memory by ${grownFast} bytes`);
   assert.ok(grownExact >= 128 * 2 ** 20, `exact table grew memory by ${grownExact} bytes`);
+  // What each table says it holds: 8 dim (8192/32 + 32) floats of anchored rows, or every row.
+  assert.equal(fast.bytes, 2 * 4096 * (8192 / 32 + 32) * 4);
+  assert.equal(exact.bytes, 8192 * 4096 * 4);
   const row = fast.lookup({ positionIds: [8191] }).data;
   assert.deepEqual(row, fresh.sinusoidal.table({ length: 8192, dim: 4096, precision: 'fast' }).data.subarray(8191 * 4096));
   fast.dispose();
   exact.dispose();
+  assert.equal(fast.bytes, 0);
 });
 
 test("large positions: exact within 1.2e-7 of float64 up to 1e8, 'fast' within 3.2e-7 up to 1e9 (docs/reference.md)", () => {

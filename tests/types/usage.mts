@@ -31,10 +31,14 @@ pe.rope.apply(new Float64Array(64), null, { layout: 'bshd' });
 const cache: RopeCache = pe.rope.createCache({ rotaryDim: 8, maxPositions: 32 });
 cache.apply(q, null, { layout: 'bshd', positionIds: [1, 2] });
 const cos: Tensor = cache.toTensors().cos;
+const cacheBytes: number = cache.bytes;
+// @ts-expect-error bytes is read-only
+cache.bytes = 0;
 cache.dispose();
 
 const learned: PositionTable = pe.learned.createTable({ data: new Float32Array(40), dims: [10, 4] });
 learned.addTo(new Float32Array(8), { dims: [2, 4], positionIds: new Int32Array([0, 9]) });
+const tableBytes: number = learned.bytes;
 learned.dispose();
 const vitOptions: LearnedInterpolateOptions = { gridSize: 14, newGridSize: [24, 32], numPrefixTokens: 2 };
 const resized: Tensor = pe.learned.interpolate({ data: new Float32Array(198 * 4), dims: [198, 4] }, vitOptions);

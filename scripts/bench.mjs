@@ -15,7 +15,7 @@ import { ROOT, run } from './lib/run.mjs';
 import { ensureSetup } from './lib/setup.mjs';
 
 const args = process.argv.slice(2);
-const native = !args.includes('--no-native');
+const native = !args.includes('--no-native') && !args.includes('--browser'); // the browser run is the wasm build only
 const jsArgs = args.filter((a) => a !== '--no-native');
 const jsonAt = jsArgs.indexOf('--json');
 const nativeJson = jsonAt >= 0 && jsArgs[jsonAt + 1]

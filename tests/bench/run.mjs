@@ -1,8 +1,10 @@
 // The posenc benchmark: posenc against the JavaScript and WebAssembly alternatives users have, and
 // against memory bounds measured in the same run. One Node process; `npm run bench` builds what is
-// needed first (scripts/bench.mjs) and passes its arguments here.
+// needed first (scripts/bench.mjs) and passes its arguments here. With --browser the same cases run
+// in headless Chromium instead (browser-driver.mjs, browser/main.mjs), without the tfjs and
+// onnxruntime-web peers.
 //
-//   node tests/bench/run.mjs [--quick] [--filter REGEX] [--json PATH] [--markdown PATH] [--budget MS]
+//   node tests/bench/run.mjs [--quick] [--filter REGEX] [--json PATH] [--markdown PATH] [--budget MS] [--browser]
 //
 // Kernels are the modules in tests/bench/kernels/ (see README.md there): each lists cases and
 // contenders. For every case, each contender runs once on the same input and its output is checked
@@ -15,20 +17,19 @@ import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import { runBenchInBrowser } from './browser-driver.mjs';
 import { createBounds } from './harness/bounds.mjs';
 import { createMeasuredPosEnc } from './harness/posenc-instance.mjs';
-import { maxAbs, maxAbsDiff } from './harness/data.mjs';
-import { BOUNDS, PEERS, caseTable, summaryTable, targetLines } from './harness/report.mjs';
-import { measureTogether } from './harness/timing.mjs';
+import { caseTable, summaryTable, targetLines } from './harness/report.mjs';
+import { evaluateTargets, runCase } from './harness/run-case.mjs';
 import { loadOrt } from './peers/ort.mjs';
 import { loadTf } from './peers/tfjs.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
-const DEFAULT_TOLERANCE = 4e-6; // relative to the reference's largest magnitude
 
 function parseArgs(argv) {
-  const opts = { quick: false, filter: undefined, json: join(ROOT, 'build', 'bench', 'results.json'), markdown: undefined, budget: 1200 };
+  const opts = { quick: false, filter: undefined, json: undefined, markdown: undefined, budget: 1200, browser: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = () => {
@@ -40,11 +41,13 @@ function parseArgs(argv) {
     else if (a === '--json') opts.json = value();
     else if (a === '--markdown') opts.markdown = value();
     else if (a === '--budget') opts.budget = Number(value());
+    else if (a === '--browser') opts.browser = true;
     else if (a === '--help') {
-      console.log('usage: npm run bench -- [--quick] [--filter REGEX] [--json PATH] [--markdown PATH] [--budget MS] [--no-native]');
+      console.log('usage: npm run bench -- [--quick] [--filter REGEX] [--json PATH] [--markdown PATH] [--budget MS] [--no-native] [--browser]');
       process.exit(0);
     } else throw new Error(`bench: unknown argument ${a}`);
   }
+  opts.json ??= join(ROOT, 'build', 'bench', opts.browser ? 'browser.json' : 'results.json');
   return opts;
 }
 
@@ -68,105 +71,16 @@ function gitDescribe() {
   }
 }
 
-async function runCase(kernel, c, env, opts) {
-  const input = c.input?.();
-  const instances = [];
-  let reference;
-  for (const k of kernel.contenders) {
-    if (k.needs && !env[k.needs]) continue;
-    if (k.applies && !k.applies(c.params)) continue;
-    const inst = await k.prepare(c.params, input, env);
-    await inst.run();
-    const out = Float32Array.from(await inst.output());
-    instances.push({ k, inst, out });
-    if (k.reference) reference = out;
-  }
-  if (!reference) throw new Error(`bench: case ${c.id} has no reference contender`);
-  const scale = Math.max(maxAbs(reference), 1e-30);
-  const posencOut = instances.find((i) => i.k.peer === 'posenc');
-  const tolOf = (k) => (k.tolerance ? k.tolerance(c.params) : DEFAULT_TOLERANCE);
-  const failures = [];
-  for (const i of instances) {
-    i.maxErr = maxAbsDiff(i.out, reference) / scale;
-    if (!(i.maxErr <= tolOf(i.k))) failures.push(`${i.k.id}: max |${i.k.id} - reference| = ${i.maxErr} × ${scale} > tolerance ${tolOf(i.k)}`);
-    if (posencOut) {
-      const d = maxAbsDiff(i.out, posencOut.out) / scale;
-      if (!(d <= tolOf(i.k) + tolOf(posencOut.k))) failures.push(`${i.k.id}: max |${i.k.id} - ${posencOut.k.id}| = ${d} × ${scale}`);
-    }
-  }
-  if (failures.length) {
-    throw new Error(`bench: contenders disagree on ${c.id} (${c.label}):\n  ${failures.join('\n  ')}`);
-  }
-
-  const bounds = env.bounds.prepare(c.bytes, c.rotRowFloats);
-  if (!bounds.check()) throw new Error('bench: the bound module computed a wrong result');
-  const caseBounds = BOUNDS.filter((b) => bounds[b] !== undefined); // rot only where a case defines its rows
-  const runnables = [
-    ...instances.map(({ k, inst }) => ({ id: k.id, run: inst.run, async: inst.async })),
-    ...caseBounds.map((b) => ({ id: `bound:${b}`, run: bounds[b] })),
-  ];
-  const timed = await measureTogether(runnables, { budgetMs: opts.budget });
-  for (const { inst } of instances) await inst.dispose?.();
-  bounds.dispose();
-
-  const boundMedian = Object.fromEntries(caseBounds.map((b) => [b, timed.get(`bound:${b}`).median]));
-  const best = {};
-  for (const { k } of instances) {
-    const m = timed.get(k.id).median;
-    if (best[k.peer] === undefined || m < best[k.peer]) best[k.peer] = m;
-  }
-  const row = (id, label, kind, peer, maxErr) => {
-    const t = timed.get(id);
-    return {
-      id, label, kind, peer, maxErr,
-      median: t.median, q1: t.q1, q3: t.q3, min: t.min, samples: t.samples, callsPerSample: t.callsPerSample, spread: t.spread,
-      gbps: c.bytes / t.median / 1e6,
-      vsBound: Object.fromEntries(caseBounds.map((b) => [b, t.median / boundMedian[b]])),
-      vsPeer: Object.fromEntries(PEERS.map((p) => [p.id, best[p.id] === undefined ? undefined : best[p.id] / t.median])),
-    };
-  };
-  const rows = [
-    ...instances.map((i) => row(i.k.id, i.k.label, 'contender', i.k.peer, i.maxErr)),
-    ...caseBounds.map((b) => row(`bound:${b}`, { fill: 'memory.fill', copy: 'memory.copy', rmw: 'SIMD in-place pass', add: 'SIMD in-place add of a 2nd input', rot: 'SIMD in-place rotation of half-paired rows, cos/sin in registers' }[b], 'bound', undefined)),
-  ];
-  return { kernel: kernel.id, id: c.id, label: c.label, bytes: c.bytes, params: c.params, rows };
-}
-
-function evaluateTargets(kernels, cases) {
-  const out = [];
-  for (const kernel of kernels) {
-    for (const t of kernel.targets ?? []) {
-      const results = [];
-      for (const c of cases.filter((x) => x.kernel === kernel.id && t.select(x))) {
-        for (const rowId of t.rows) {
-          const r = c.rows.find((x) => x.id === rowId);
-          if (!r) continue;
-          const v = t.measure(r);
-          results.push({ caseId: c.id, rowId, value: v, ok: v !== undefined && t.pass(v), formatted: v === undefined ? 'n/a' : t.format(v, r) });
-        }
-      }
-      if (results.length) out.push({ kernel: kernel.id, text: t.text, results });
-    }
-  }
-  return out;
-}
-
-async function main() {
-  const opts = parseArgs(process.argv.slice(2));
+/** The run in this Node process, against every peer: meta, and the cases (printed as they finish). */
+async function runInNode(kernels, opts) {
   const { pe, memory } = await createMeasuredPosEnc(ROOT);
   const tf = await loadTf();
   const ort = await loadOrt();
   const env = { pe, tf: tf.tf, ort: ort.ort, bounds: await createBounds(pe, memory) };
   const meta = {
-    date: new Date().toISOString(),
-    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
-    commit: gitDescribe(),
+    ...machineMeta(),
     node: process.version,
     v8: process.versions.v8,
-    cpu: os.cpus()[0]?.model ?? 'unknown',
-    cores: os.cpus().length,
-    memoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
-    loadBefore: os.loadavg(),
     posenc: `${pe.version} (${pe.simd} -> wasm SIMD)`,
     tfjs: tf.info ?? tf.error,
     ort: ort.info ?? ort.error,
@@ -174,10 +88,7 @@ async function main() {
   console.log(`posenc bench — ${meta.date}, ${meta.cpu} (${meta.cores} cores), Node ${meta.node}, commit ${meta.commit}`);
   console.log(`peers: ${meta.tfjs}; ${meta.ort}`);
   console.log(`load average before: ${meta.loadBefore.map((l) => l.toFixed(2)).join(' ')}\n`);
-
-  const kernels = await loadKernels();
   const cases = [];
-  const started = Date.now();
   for (const kernel of kernels) {
     for (const c of kernel.cases({ quick: opts.quick })) {
       if (opts.filter && !opts.filter.test(c.id)) continue;
@@ -187,11 +98,46 @@ async function main() {
       globalThis.gc?.();
     }
   }
+  return { meta, cases, targets: evaluateTargets(kernels, cases) };
+}
+
+/** The same cases in headless Chromium (browser-driver.mjs): posenc, the JS contenders and the bounds. */
+async function runInBrowser(kernels, opts) {
+  const meta = { ...machineMeta(), browser: 'headless Chromium' };
+  console.log(`posenc bench in the browser — ${meta.date}, ${meta.cpu} (${meta.cores} cores), commit ${meta.commit}`);
+  console.log('peers: the JavaScript contenders; tfjs and onnxruntime-web run in the Node bench only');
+  console.log(`load average before: ${meta.loadBefore.map((l) => l.toFixed(2)).join(' ')}\n`);
+  const files = readdirSync(join(HERE, 'kernels')).filter((f) => f.endsWith('.mjs')).sort().map((f) => f.slice(0, -4));
+  const result = await runBenchInBrowser({ root: ROOT, kernels: files, filter: opts.filter?.source, quick: opts.quick, budget: opts.budget });
+  meta.browser = result.userAgent;
+  meta.posenc = result.posenc;
+  console.log(`${result.userAgent}\n`);
+  for (const c of result.cases) console.log(`${caseTable(c)}\n`);
+  return { meta, cases: result.cases, targets: evaluateTargets(kernels, result.cases) };
+}
+
+/** Date, command, commit, machine and load: the part of the metadata both runs share. */
+function machineMeta() {
+  return {
+    date: new Date().toISOString(),
+    command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`,
+    commit: gitDescribe(),
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    cores: os.cpus().length,
+    memoryGiB: +(os.totalmem() / 2 ** 30).toFixed(1),
+    loadBefore: os.loadavg(),
+  };
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const kernels = await loadKernels();
+  const started = Date.now();
+  const { meta, cases, targets } = opts.browser ? await runInBrowser(kernels, opts) : await runInNode(kernels, opts);
   meta.loadAfter = os.loadavg();
   meta.seconds = Math.round((Date.now() - started) / 1000);
   const spreads = cases.flatMap((c) => c.rows.map((r) => r.spread)).sort((a, b) => a - b);
   meta.noise = spreads.length ? { medianSpread: spreads[Math.floor(spreads.length / 2)], worstSpread: spreads[spreads.length - 1] } : undefined;
-  const targets = evaluateTargets(kernels, cases);
   console.log('Summary (the README table):\n');
   console.log(`${summaryTable(kernels, cases)}\n`);
   console.log('Targets:');

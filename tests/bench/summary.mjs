@@ -13,7 +13,7 @@ const kernels = [];
 for (const f of readdirSync(join(HERE, 'kernels')).filter((x) => x.endsWith('.mjs')).sort()) {
   kernels.push(...[(await import(pathToFileURL(join(HERE, 'kernels', f)).href)).default].flat());
 }
-console.log(`${meta.command} — ${meta.date}, ${meta.cpu} (${meta.cores} cores), Node ${meta.node}, commit ${meta.commit}`);
+console.log(`${meta.command} — ${meta.date}, ${meta.cpu} (${meta.cores} cores), ${meta.browser ?? `Node ${meta.node}`}, commit ${meta.commit}`);
 console.log(`load average ${meta.loadBefore.map((l) => l.toFixed(2)).join(' ')} -> ${meta.loadAfter.map((l) => l.toFixed(2)).join(' ')}; ` +
   `sample spread (IQR/median) median ${Math.round(meta.noise.medianSpread * 100)}%, worst ${Math.round(meta.noise.worstSpread * 100)}%\n`);
 console.log(`${summaryTable(kernels, cases)}\n`);

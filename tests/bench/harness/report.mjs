@@ -40,10 +40,14 @@ export function caseTable(c) {
   return lines.join('\n');
 }
 
-/** The targets, one line each per evaluated row. */
+/** The targets, one line each per evaluated row; a target no row could be measured for (its peer did not run) says so. */
 export function targetLines(targets) {
   const lines = [];
   for (const t of targets) {
+    if (t.results.every((r) => r.value === undefined)) {
+      lines.push(`n/a   ${t.text} (not measured in this run)`);
+      continue;
+    }
     const all = t.results.every((r) => r.ok);
     lines.push(`${all ? 'MET ' : 'MISS'}  ${t.text}`);
     for (const r of t.results) lines.push(`        ${r.ok ? 'ok  ' : 'miss'} ${r.caseId} / ${r.rowId}: ${r.formatted}`);

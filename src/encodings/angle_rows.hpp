@@ -3,6 +3,7 @@
 
 #include <cstddef>
 
+#include "encodings/scratch.hpp"
 #include "posenc/status.hpp"
 
 namespace posenc::detail {
@@ -37,6 +38,17 @@ constexpr std::size_t kAnchorRows = 32;
 /// such a kernel (strides other than [sin, cos] pairs or contiguous rows) take angle_rows_range.
 Status angle_rows_range_fast(const double* freq, std::size_t pairs, double start, std::size_t count,
                              const AngleSink& sink);
+
+/// The rows a fast sink is made of, per pair i < pairs, in double rounded once to float: anchors
+/// m < anchors at positions start + m kAnchorRows (anchor_sin/cos[m * pairs + i], times `scale`)
+/// and offsets r < kAnchorRows at positions r (offset_sin/cos[r * pairs + i]). Both the per-call
+/// fast rows (angle_rows_range_fast) and the anchored tables (sinusoidal_anchored.cpp) start from
+/// these, so their rows are the same values by construction.
+struct AnchorAngles {
+  Scratch<float> anchor_sin, anchor_cos, offset_sin, offset_cos;
+
+  Status compute(const double* freq, std::size_t pairs, double start, std::size_t anchors, double scale);
+};
 
 /// Rows t < count at positions positions[t], each evaluated directly.
 void angle_rows_list(const double* freq, std::size_t pairs, const double* positions, std::size_t count,

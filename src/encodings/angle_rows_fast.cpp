@@ -14,18 +14,9 @@
 
 namespace posenc::detail {
 
-Status angle_rows_range_fast(const double* freq, std::size_t pairs, double start, std::size_t count,
-                             const AngleSink& sink) {
+Status AnchorAngles::compute(const double* freq, std::size_t pairs, double start, std::size_t anchors, double scale) {
   constexpr std::size_t K = kAnchorRows;
-  const bool interleaved = interleaved_pairs(sink);
-  if (count < 2 * K || !(interleaved || sink.elem_stride == 1)) {
-    angle_rows_range(freq, pairs, start, count, sink);
-    return {};
-  }
-  const std::size_t anchors = (count + K - 1) / K;
-  // Scratch blocks: reused across calls and not zero-filled (every element is written below).
-  Scratch<double> anchor_freq;
-  Scratch<float> anchor_sin, anchor_cos, offset_sin, offset_cos;
+  Scratch<double> anchor_freq;  // Scratch blocks: reused across calls and not zero-filled (all written below)
   POSENC_RETURN_IF_ERROR(allocate(anchor_freq, pairs));
   POSENC_RETURN_IF_ERROR(allocate(anchor_sin, anchors * pairs));
   POSENC_RETURN_IF_ERROR(allocate(anchor_cos, anchors * pairs));
@@ -35,18 +26,34 @@ Status angle_rows_range_fast(const double* freq, std::size_t pairs, double start
   // same doubles (K is a power of two, so both factors are exact and the product is rounded once).
   for (std::size_t i = 0; i < pairs; ++i) anchor_freq.data()[i] = freq[i] * static_cast<double>(K);
   angle_rows_range(anchor_freq.data(), pairs, start / static_cast<double>(K), anchors,
-                   AngleSink{anchor_sin.data(), anchor_cos.data(), pairs, 1, sink.scale});
+                   AngleSink{anchor_sin.data(), anchor_cos.data(), pairs, 1, scale});
   angle_rows_range(freq, pairs, 0.0, K, AngleSink{offset_sin.data(), offset_cos.data(), pairs, 1, 1.0});
+  return {};
+}
+
+Status angle_rows_range_fast(const double* freq, std::size_t pairs, double start, std::size_t count,
+                             const AngleSink& sink) {
+  constexpr std::size_t K = kAnchorRows;
+  const bool interleaved = interleaved_pairs(sink);
+  if (count < 2 * K || !(interleaved || sink.elem_stride == 1)) {
+    angle_rows_range(freq, pairs, start, count, sink);
+    return {};
+  }
+  const std::size_t anchors = (count + K - 1) / K;
+  AnchorAngles angles;
+  POSENC_RETURN_IF_ERROR(angles.compute(freq, pairs, start, anchors, sink.scale));
+  const float* offset_sin = angles.offset_sin.data();
+  const float* offset_cos = angles.offset_cos.data();
   for (std::size_t m = 0; m < anchors; ++m) {
     const std::size_t t = m * K;
     const std::size_t rows = std::min(K, count - t);
-    const float* s0 = anchor_sin.data() + m * pairs;
-    const float* c0 = anchor_cos.data() + m * pairs;
+    const float* s0 = angles.anchor_sin.data() + m * pairs;
+    const float* c0 = angles.anchor_cos.data() + m * pairs;
     if (interleaved) {
-      kernels::anchor_rows_interleave(s0, c0, offset_sin.data(), offset_cos.data(), pairs, rows,
+      kernels::anchor_rows_interleave(s0, c0, offset_sin, offset_cos, pairs, rows,
                                       sink.sin + t * sink.row_stride, sink.row_stride);
     } else {
-      kernels::anchor_rows(s0, c0, offset_sin.data(), offset_cos.data(), pairs, rows,
+      kernels::anchor_rows(s0, c0, offset_sin, offset_cos, pairs, rows,
                            sink.cos == nullptr ? nullptr : sink.cos + t * sink.row_stride,
                            sink.sin == nullptr ? nullptr : sink.sin + t * sink.row_stride, sink.row_stride);
     }

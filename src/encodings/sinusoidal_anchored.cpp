@@ -9,7 +9,6 @@
 #include "encodings/anchored_rows.hpp"
 #include "encodings/angle_rows.hpp"
 #include "encodings/checks.hpp"
-#include "encodings/scratch.hpp"
 #include "encodings/sinusoid_columns.hpp"
 #include "kernels/kernels.hpp"
 
@@ -36,20 +35,8 @@ Status build_anchored_rows(const SinusoidalParams& params, const std::vector<dou
   const std::size_t n = freq.size();
   const std::size_t anchors = anchored_anchor_count(rows);
 
-  // Per-pair values, computed exactly as angle_rows_range_fast computes its anchors and offsets
-  // (anchor m at angle (start / K + m) * (K w): the same double as (start + K m) * w, K being a
-  // power of two).
-  Scratch<double> anchor_freq;
-  Scratch<float> anchor_sin, anchor_cos, offset_sin, offset_cos;
-  POSENC_RETURN_IF_ERROR(anchor_freq.allocate(n));
-  POSENC_RETURN_IF_ERROR(anchor_sin.allocate(anchors * n));
-  POSENC_RETURN_IF_ERROR(anchor_cos.allocate(anchors * n));
-  POSENC_RETURN_IF_ERROR(offset_sin.allocate(K * n));
-  POSENC_RETURN_IF_ERROR(offset_cos.allocate(K * n));
-  for (std::size_t i = 0; i < n; ++i) anchor_freq.data()[i] = freq[i] * static_cast<double>(K);
-  angle_rows_range(anchor_freq.data(), n, start / static_cast<double>(K), anchors,
-                   AngleSink{anchor_sin.data(), anchor_cos.data(), n, 1, 1.0});
-  angle_rows_range(freq.data(), n, 0.0, K, AngleSink{offset_sin.data(), offset_cos.data(), n, 1, 1.0});
+  AnchorAngles angles;  // the same per-pair values angle_rows_range_fast starts from
+  POSENC_RETURN_IF_ERROR(angles.compute(freq.data(), n, start, anchors, 1.0));
 
   // Scatter into columns: each column gets its own function in A and C, its partner in B, and
   // S signed so that A C + B S is the angle-addition formula of that column. Row by row, so that
@@ -70,8 +57,8 @@ Status build_anchored_rows(const SinusoidalParams& params, const std::vector<dou
     }
   };
   for (std::size_t m = 0; m < anchors; ++m) {
-    const float* sin_a = anchor_sin.data() + m * n;
-    const float* cos_a = anchor_cos.data() + m * n;
+    const float* sin_a = angles.anchor_sin.data() + m * n;
+    const float* cos_a = angles.anchor_cos.data() + m * n;
     float* own = a + m * d;
     float* partner = b + m * d;
     each_pair([&](std::size_t i, std::size_t sin_col, std::size_t cos_col) {
@@ -84,8 +71,8 @@ Status build_anchored_rows(const SinusoidalParams& params, const std::vector<dou
     });
   }
   for (std::size_t r = 0; r < K; ++r) {
-    const float* sin_r = offset_sin.data() + r * n;
-    const float* cos_r = offset_cos.data() + r * n;
+    const float* sin_r = angles.offset_sin.data() + r * n;
+    const float* cos_r = angles.offset_cos.data() + r * n;
     float* cos_row = c + r * d;
     float* signed_sin_row = s + r * d;
     each_pair([&](std::size_t i, std::size_t sin_col, std::size_t cos_col) {

@@ -113,10 +113,10 @@ export default {
       label: 'posenc alibi.bias into a WasmTensor (out option, no copy)',
       peer: 'posenc',
       prepare(p, _input, { pe }) {
-        const opts = { numHeads: p.heads, qLen: p.qLen, kLen: p.kLen };
         const target = pe.memory.tensor([p.heads, p.qLen, p.kLen]);
+        const opts = { numHeads: p.heads, qLen: p.qLen, kLen: p.kLen, out: target }; // built once, not in the timed call
         return {
-          run: () => { pe.alibi.bias({ ...opts, out: target }); },
+          run: () => { pe.alibi.bias(opts); },
           output: () => target.view(),
           dispose: () => target.dispose(),
         };

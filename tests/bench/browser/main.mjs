@@ -4,32 +4,21 @@
 // Query: kernels=alibi,rope,... (module names in ../kernels/), filter=REGEX, quick=1, budget=MS.
 // The result (or the error) is left on window.__bench for the driver to collect.
 import { createBounds } from '../harness/bounds.mjs';
+import { instantiateKeepingMemory } from '../harness/keep-memory.mjs';
 import { evaluateTargets, runCase } from '../harness/run-case.mjs';
 
 const query = new URLSearchParams(location.search);
 const log = document.getElementById('log');
 const say = (line) => { log.textContent += `\n${line}`; };
 
-/** posenc from the built package, keeping its WebAssembly.Memory (as harness/posenc-instance.mjs does in Node). */
+/** posenc from the built package, keeping its WebAssembly.Memory (as the Node run does). */
 async function createMeasuredPosEnc() {
-  const [{ default: factory }, { instantiate }] = await Promise.all([
+  const [{ default: factory }, { instantiate }, bytes] = await Promise.all([
     import('/dist/posenc.mjs'),
     import('/dist/posenc.js'),
+    fetch('/dist/posenc.wasm').then((r) => r.arrayBuffer()),
   ]);
-  const wasmBinary = new Uint8Array(await (await fetch('/dist/posenc.wasm')).arrayBuffer());
-  let memory;
-  const capture = (options) => factory({
-    ...options,
-    instantiateWasm(imports, receive) {
-      WebAssembly.instantiate(wasmBinary, imports).then(({ instance, module }) => {
-        memory = Object.values(instance.exports).find((e) => e instanceof WebAssembly.Memory);
-        receive(instance, module);
-      });
-      return {};
-    },
-  });
-  const pe = await instantiate(capture, { wasmBinary });
-  return { pe, memory };
+  return instantiateKeepingMemory(factory, instantiate, new Uint8Array(bytes));
 }
 
 async function main() {

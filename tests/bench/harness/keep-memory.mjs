@@ -1,0 +1,23 @@
+// posenc instantiated so that its WebAssembly.Memory is kept: the bounds module imports it
+// (harness/bounds.mjs). The public API does not hand out the Memory object, so the bench runs the
+// package's own instantiate() with Emscripten's instantiateWasm hook: same bytes, same imports.
+// Shared by the Node run (posenc-instance.mjs) and the browser run (browser/main.mjs), which only
+// differ in how they load the three built files.
+
+/** `factory` (dist/posenc.mjs), `instantiate` (dist/posenc.js), the bytes of posenc.wasm -> { pe, memory }. */
+export async function instantiateKeepingMemory(factory, instantiate, wasmBinary) {
+  let memory;
+  const capture = (options) => factory({
+    ...options,
+    instantiateWasm(imports, receive) {
+      WebAssembly.instantiate(wasmBinary, imports).then(({ instance, module }) => {
+        memory = Object.values(instance.exports).find((e) => e instanceof WebAssembly.Memory);
+        receive(instance, module);
+      });
+      return {};
+    },
+  });
+  const pe = await instantiate(capture, { wasmBinary });
+  if (!(memory instanceof WebAssembly.Memory)) throw new Error('bench: posenc exports no WebAssembly.Memory');
+  return { pe, memory };
+}

@@ -14,9 +14,9 @@
 // The module is assembled here from bytes (no build step, nothing committed but this source) and
 // checked with WebAssembly.validate. It imports posenc's own WebAssembly.Memory, and each case's
 // bound buffers are posenc tensors (pe.memory.tensor) allocated beside the contenders' ones: on
-// this VM the same loop over the same number of bytes ran 1.2-1.5x slower in one region of a
-// memory than in another once out of cache, so bounds in a memory of their own compared
-// placements as much as kernels.
+// this VM the same loop over the same number of bytes ran 1.1-1.5x apart in two regions of a
+// memory once out of cache (tests/bench/placement-probe.mjs), so bounds in a memory of their own
+// compared placements as much as kernels.
 
 /** Unsigned LEB128. */
 function uleb(n) {

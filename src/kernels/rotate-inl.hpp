@@ -1,13 +1,14 @@
-// Vectorised RoPE pair rotations (see posenc/rope.hpp for the two pairings) and elementwise helpers.
-// Each functor is a vector body plus a scalar tail, so any length and any alignment work.
+// Vectorised RoPE pair rotations (see posenc/rope.hpp for the two pairings), plus the phasor step
+// of the float64 angle rows. Each loop is a vector body plus a scalar tail, so any length and any
+// alignment work.
 //
 // Speed notes (measured with `npm run bench`, see tests/bench): under wasm these loops run at a few
 // instructions per vector, so loop overhead and redundant loads matter as much as memory traffic.
-//  - The *_rows kernels rotate several head rows that share one cos/sin row (the heads of a token)
-//    in one call, with no call per row and each cos/sin batch loaded once for several rows: either
-//    in batch groups (rows inside; fewest instructions) or two rows at a time in memory order
-//    (what the prefetchers follow best). The RoPE driver picks the order (rope_driver.cpp).
-//  - add is unrolled four vectors deep, like the in-place bound the benchmark compares it with.
+// rotate_rows_grouped / rotate_rows_paired rotate several head rows that share one cos/sin row (the
+// heads of a token) with no call per row and each cos/sin batch loaded once for several rows: in
+// batch groups (rows inside; fewest instructions) or two rows at a time in memory order (what the
+// prefetchers follow best); the RoPE driver picks the order (rope_driver.cpp). One loop serves both
+// pairings: HalfPairing and InterleavedPairing say what a batch at lane i rotates.
 #pragma once
 
 #include <cstddef>
@@ -38,39 +39,6 @@ inline void rotate_half_scalar(float* x, const float* cos, const float* sin, std
   }
 }
 
-/// Short rows (pairs <= kShortRowPairs): four batches of cos/sin stay in registers while every row
-/// is rotated with them; per row only the row's own loads and stores and one pointer bump.
-template <class Arch>
-void rotate_half_rows_grouped(float* x, std::size_t rows, std::size_t stride, const float* cos, const float* sin,
-                              std::size_t pairs) {
-  using B = xsimd::batch<float, Arch>;
-  constexpr std::size_t N = B::size;
-  std::size_t i = 0;
-  for (; i + 4 * N <= pairs; i += 4 * N) {
-    const B c0 = B::load_unaligned(cos + i), c1 = B::load_unaligned(cos + i + N);
-    const B c2 = B::load_unaligned(cos + i + 2 * N), c3 = B::load_unaligned(cos + i + 3 * N);
-    const B s0 = B::load_unaligned(sin + i), s1 = B::load_unaligned(sin + i + N);
-    const B s2 = B::load_unaligned(sin + i + 2 * N), s3 = B::load_unaligned(sin + i + 3 * N);
-    float* p = x + i;
-    for (std::size_t r = 0; r < rows; ++r, p += stride) {
-      float* q = p + pairs;
-      rotate_pairs(p, q, c0, s0);
-      rotate_pairs(p + N, q + N, c1, s1);
-      rotate_pairs(p + 2 * N, q + 2 * N, c2, s2);
-      rotate_pairs(p + 3 * N, q + 3 * N, c3, s3);
-    }
-  }
-  for (; i + N <= pairs; i += N) {
-    const B c = B::load_unaligned(cos + i);
-    const B s = B::load_unaligned(sin + i);
-    float* p = x + i;
-    for (std::size_t r = 0; r < rows; ++r, p += stride) rotate_pairs(p, p + pairs, c, s);
-  }
-  if (i < pairs) {
-    for (std::size_t r = 0; r < rows; ++r) rotate_half_scalar(x + r * stride, cos, sin, i, pairs);
-  }
-}
-
 /// x <- x * cos2 + swap_adjacent(x) * sin2 on one batch.
 template <class B, class Swap>
 inline void rotate_adjacent(float* x, const B& c, const B& s, Swap swap) {
@@ -87,49 +55,78 @@ inline void rotate_interleaved_scalar(float* x, const float* cos2, const float* 
   }
 }
 
-/// Short rows: as rotate_half_rows_grouped, cos2/sin2 batches in registers, rows inside.
-template <class Arch>
-void rotate_interleaved_rows_grouped(float* x, std::size_t rows, std::size_t stride, const float* cos2,
-                                     const float* sin2, std::size_t pairs) {
-  using B = xsimd::batch<float, Arch>;
-  using Mask = xsimd::batch<uint32_t, Arch>;
-  constexpr auto swap = xsimd::make_batch_constant<Mask, SwapAdjacent>();
+/// The half pairing as the row loops below see it: cos/sin rows of `pairs` lanes, and the batch at
+/// lane i of a row rotates x[i..] with its partners x[i + pairs..].
+template <class B>
+struct HalfPairing {
+  std::size_t pairs;
+  std::size_t lanes() const { return pairs; }
+  void batch(float* p, const B& c, const B& s) const { rotate_pairs(p, p + pairs, c, s); }
+  /// Four consecutive batches, the partners' address formed once (5% of 128 x 8 x 64 when not).
+  void batch4(float* p, const B (&c)[4], const B (&s)[4]) const {
+    constexpr std::size_t N = B::size;
+    float* q = p + pairs;
+    rotate_pairs(p, q, c[0], s[0]);
+    rotate_pairs(p + N, q + N, c[1], s[1]);
+    rotate_pairs(p + 2 * N, q + 2 * N, c[2], s[2]);
+    rotate_pairs(p + 3 * N, q + 3 * N, c[3], s[3]);
+  }
+  void tail(float* row, const float* cos, const float* sin, std::size_t from) const {
+    rotate_half_scalar(row, cos, sin, from, pairs);
+  }
+};
+
+/// The interleaved pairing: expanded cos2/sin2 rows of 2 pairs lanes, each batch rotated within itself.
+template <class B, class Swap>
+struct InterleavedPairing {
+  std::size_t pairs;
+  Swap swap;
+  std::size_t lanes() const { return 2 * pairs; }
+  void batch(float* p, const B& c, const B& s) const { rotate_adjacent(p, c, s, swap); }
+  void batch4(float* p, const B (&c)[4], const B (&s)[4]) const {
+    for (std::size_t j = 0; j < 4; ++j) rotate_adjacent(p + j * B::size, c[j], s[j], swap);
+  }
+  void tail(float* row, const float* cos2, const float* sin2, std::size_t from) const {
+    rotate_interleaved_scalar(row, cos2, sin2, from, 2 * pairs);
+  }
+};
+
+/// Grouped order: four batches of cos/sin stay in registers while every row is rotated with them;
+/// per row only the row's own loads and stores and one pointer bump.
+template <class B, class Pairing>
+void rotate_rows_grouped(float* x, std::size_t rows, std::size_t stride, const float* cos, const float* sin,
+                         Pairing pairing) {  // by value: its fields stay in registers across the stores
   constexpr std::size_t N = B::size;
-  const std::size_t lanes = 2 * pairs;
+  const std::size_t lanes = pairing.lanes();
   std::size_t i = 0;
   for (; i + 4 * N <= lanes; i += 4 * N) {
-    const B c0 = B::load_unaligned(cos2 + i), c1 = B::load_unaligned(cos2 + i + N);
-    const B c2 = B::load_unaligned(cos2 + i + 2 * N), c3 = B::load_unaligned(cos2 + i + 3 * N);
-    const B s0 = B::load_unaligned(sin2 + i), s1 = B::load_unaligned(sin2 + i + N);
-    const B s2 = B::load_unaligned(sin2 + i + 2 * N), s3 = B::load_unaligned(sin2 + i + 3 * N);
+    const B c[4] = {B::load_unaligned(cos + i), B::load_unaligned(cos + i + N), B::load_unaligned(cos + i + 2 * N),
+                    B::load_unaligned(cos + i + 3 * N)};
+    const B s[4] = {B::load_unaligned(sin + i), B::load_unaligned(sin + i + N), B::load_unaligned(sin + i + 2 * N),
+                    B::load_unaligned(sin + i + 3 * N)};
     float* p = x + i;
-    for (std::size_t r = 0; r < rows; ++r, p += stride) {
-      rotate_adjacent(p, c0, s0, swap);
-      rotate_adjacent(p + N, c1, s1, swap);
-      rotate_adjacent(p + 2 * N, c2, s2, swap);
-      rotate_adjacent(p + 3 * N, c3, s3, swap);
-    }
+    for (std::size_t r = 0; r < rows; ++r, p += stride) pairing.batch4(p, c, s);
   }
   for (; i + N <= lanes; i += N) {
-    const B c = B::load_unaligned(cos2 + i);
-    const B s = B::load_unaligned(sin2 + i);
+    const B c = B::load_unaligned(cos + i);
+    const B s = B::load_unaligned(sin + i);
     float* p = x + i;
-    for (std::size_t r = 0; r < rows; ++r, p += stride) rotate_adjacent(p, c, s, swap);
+    for (std::size_t r = 0; r < rows; ++r, p += stride) pairing.batch(p, c, s);
   }
   if (i < lanes) {
-    for (std::size_t r = 0; r < rows; ++r) rotate_interleaved_scalar(x + r * stride, cos2, sin2, i, lanes);
+    for (std::size_t r = 0; r < rows; ++r) pairing.tail(x + r * stride, cos, sin, i);
   }
 }
 
-/// Long rows: two rows at a time, each walked from start to end (the memory order, which the
-/// hardware prefetchers follow best once the data no longer fits in cache), two batches deep,
-/// every cos/sin batch loaded once for both rows.
-template <class Arch>
-void rotate_half_rows_paired(float* x, std::size_t rows, std::size_t stride, const float* cos, const float* sin,
-                             std::size_t pairs) {
-  using B = xsimd::batch<float, Arch>;
+/// Memory order: two rows at a time, each walked from start to end (the order the hardware
+/// prefetchers follow best once the data no longer fits in cache), two batches deep, every cos/sin
+/// batch loaded once for both rows.
+template <class B, class Pairing>
+void rotate_rows_paired(float* x, std::size_t rows, std::size_t stride, const float* cos, const float* sin,
+                        Pairing pairing) {
   constexpr std::size_t N = B::size;
-  const std::size_t body = pairs - pairs % N;
+  const std::size_t lanes = pairing.lanes();
+  const std::size_t body = lanes - lanes % N;
   std::size_t r = 0;
   for (; r + 2 <= rows; r += 2) {
     float* x0 = x + r * stride;
@@ -138,56 +135,34 @@ void rotate_half_rows_paired(float* x, std::size_t rows, std::size_t stride, con
     for (; i + 2 * N <= body; i += 2 * N) {
       const B c0 = B::load_unaligned(cos + i), c1 = B::load_unaligned(cos + i + N);
       const B s0 = B::load_unaligned(sin + i), s1 = B::load_unaligned(sin + i + N);
-      rotate_pairs(x0 + i, x0 + pairs + i, c0, s0);
-      rotate_pairs(x0 + i + N, x0 + pairs + i + N, c1, s1);
-      rotate_pairs(x1 + i, x1 + pairs + i, c0, s0);
-      rotate_pairs(x1 + i + N, x1 + pairs + i + N, c1, s1);
+      pairing.batch(x0 + i, c0, s0);
+      pairing.batch(x0 + i + N, c1, s1);
+      pairing.batch(x1 + i, c0, s0);
+      pairing.batch(x1 + i + N, c1, s1);
     }
     if (i < body) {
       const B c = B::load_unaligned(cos + i);
       const B s = B::load_unaligned(sin + i);
-      rotate_pairs(x0 + i, x0 + pairs + i, c, s);
-      rotate_pairs(x1 + i, x1 + pairs + i, c, s);
+      pairing.batch(x0 + i, c, s);
+      pairing.batch(x1 + i, c, s);
     }
-    rotate_half_scalar(x0, cos, sin, body, pairs);
-    rotate_half_scalar(x1, cos, sin, body, pairs);
+    pairing.tail(x0, cos, sin, body);
+    pairing.tail(x1, cos, sin, body);
   }
-  if (r < rows) rotate_half_rows_grouped<Arch>(x + r * stride, 1, stride, cos, sin, pairs);
+  if (r < rows) rotate_rows_grouped<B>(x + r * stride, 1, stride, cos, sin, pairing);
 }
 
-/// Long rows: as rotate_half_rows_paired.
-template <class Arch>
-void rotate_interleaved_rows_paired(float* x, std::size_t rows, std::size_t stride, const float* cos2,
-                                    const float* sin2, std::size_t pairs) {
-  using B = xsimd::batch<float, Arch>;
-  using Mask = xsimd::batch<uint32_t, Arch>;
-  constexpr auto swap = xsimd::make_batch_constant<Mask, SwapAdjacent>();
-  constexpr std::size_t N = B::size;
-  const std::size_t lanes = 2 * pairs;
-  const std::size_t body = lanes - lanes % N;
-  std::size_t r = 0;
-  for (; r + 2 <= rows; r += 2) {
-    float* x0 = x + r * stride;
-    float* x1 = x0 + stride;
-    std::size_t i = 0;
-    for (; i + 2 * N <= body; i += 2 * N) {
-      const B c0 = B::load_unaligned(cos2 + i), c1 = B::load_unaligned(cos2 + i + N);
-      const B s0 = B::load_unaligned(sin2 + i), s1 = B::load_unaligned(sin2 + i + N);
-      rotate_adjacent(x0 + i, c0, s0, swap);
-      rotate_adjacent(x0 + i + N, c1, s1, swap);
-      rotate_adjacent(x1 + i, c0, s0, swap);
-      rotate_adjacent(x1 + i + N, c1, s1, swap);
+/// Tokens t < tokens, each `rows` rows of one pairing sharing cos_rows[t]/sin_rows[t], in either order.
+template <class B, class Pairing>
+void rotate_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows, std::size_t row_stride,
+                   const float* const* cos_rows, const float* const* sin_rows, const Pairing& pairing, bool grouped) {
+  for (std::size_t t = 0; t < tokens; ++t) {
+    if (grouped) {
+      rotate_rows_grouped<B>(x + t * token_stride, rows, row_stride, cos_rows[t], sin_rows[t], pairing);
+    } else {
+      rotate_rows_paired<B>(x + t * token_stride, rows, row_stride, cos_rows[t], sin_rows[t], pairing);
     }
-    if (i < body) {
-      const B c = B::load_unaligned(cos2 + i);
-      const B s = B::load_unaligned(sin2 + i);
-      rotate_adjacent(x0 + i, c, s, swap);
-      rotate_adjacent(x1 + i, c, s, swap);
-    }
-    rotate_interleaved_scalar(x0, cos2, sin2, body, lanes);
-    rotate_interleaved_scalar(x1, cos2, sin2, body, lanes);
   }
-  if (r < rows) rotate_interleaved_rows_grouped<Arch>(x + r * stride, 1, stride, cos2, sin2, pairs);
 }
 
 /// [c0 c1 ...], [s0 s1 ...] -> [c0 c0 c1 c1 ...], [-s0 s0 -s1 s1 ...].

@@ -123,27 +123,19 @@ void narrow_interleave(const double* a, const double* b, std::size_t n, double s
 void rotate_half_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,
                         std::size_t row_stride, const float* const* cos_rows, const float* const* sin_rows,
                         std::size_t pairs, bool grouped) {
-  for (std::size_t t = 0; t < tokens; ++t) {
-    if (grouped) {
-      simd::rotate_half_rows_grouped<Arch>(x + t * token_stride, rows, row_stride, cos_rows[t], sin_rows[t], pairs);
-    } else {
-      simd::rotate_half_rows_paired<Arch>(x + t * token_stride, rows, row_stride, cos_rows[t], sin_rows[t], pairs);
-    }
-  }
+  using B = xsimd::batch<float, Arch>;
+  simd::rotate_tokens<B>(x, tokens, token_stride, rows, row_stride, cos_rows, sin_rows, simd::HalfPairing<B>{pairs},
+                         grouped);
 }
 
 void rotate_interleaved_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,
                                std::size_t row_stride, const float* const* cos2_rows, const float* const* sin2_rows,
                                std::size_t pairs, bool grouped) {
-  for (std::size_t t = 0; t < tokens; ++t) {
-    if (grouped) {
-      simd::rotate_interleaved_rows_grouped<Arch>(x + t * token_stride, rows, row_stride, cos2_rows[t], sin2_rows[t],
-                                                  pairs);
-    } else {
-      simd::rotate_interleaved_rows_paired<Arch>(x + t * token_stride, rows, row_stride, cos2_rows[t], sin2_rows[t],
-                                                 pairs);
-    }
-  }
+  using B = xsimd::batch<float, Arch>;
+  using Mask = xsimd::batch<uint32_t, Arch>;
+  constexpr auto swap = xsimd::make_batch_constant<Mask, simd::SwapAdjacent>();
+  simd::rotate_tokens<B>(x, tokens, token_stride, rows, row_stride, cos2_rows, sin2_rows,
+                         simd::InterleavedPairing<B, decltype(swap)>{pairs, swap}, grouped);
 }
 
 void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2) {

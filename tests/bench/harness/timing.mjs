@@ -1,6 +1,17 @@
 // Timing: warm-up, calibration and round-robin sampling, so that every contender of a case (and
 // its bounds) is sampled in the same stretch of time. On a shared machine, load that comes and goes
 // then hits all of them alike, and the ratios between medians stay meaningful.
+//
+// Round-robin alone favours whoever runs right after its own data was touched. On the VM the
+// README's numbers come from (2 MiB of L2 per core, a large L3 shared with other tenants), a loop
+// over 32 MiB ran 2-3x slower for its first 4-5 passes after another loop had streamed a different
+// buffer, or after 10 ms of compute-bound code, and only then reached its speed
+// (`node tests/bench/ramp-probe.mjs`). The bounds ran back to back on the same two buffers and were
+// timed at full speed, a contender that followed a JS or tfjs contender at the start of its ramp.
+// So before each sample a runnable now runs untimed until it has made `rewarmCalls` calls and
+// spent `rewarmMs`, or has spent `rewarmMaxMs`: each is timed in its own steady state (the slow
+// peers, compute-bound, only approximately).
+
 import { performance } from 'node:perf_hooks';
 
 /** @typedef {{ id: string, run: () => (void | Promise<void>), async?: boolean }} Runnable */
@@ -15,6 +26,14 @@ async function timeCalls(r, calls) {
     for (let i = 0; i < calls; i++) r.run();
   }
   return now() - t0;
+}
+
+/** Untimed calls of `r`: until `calls` calls and `ms` spent, or `maxMs` spent; none without `limits`. */
+async function rewarm(r, limits) {
+  if (!limits) return;
+  for (let calls = 0, spent = 0; (calls < limits.calls || spent < limits.ms) && spent < limits.maxMs; calls++) {
+    spent += await timeCalls(r, 1);
+  }
 }
 
 function quantile(sorted, q) {
@@ -39,11 +58,13 @@ export function summarise(perCall) {
  * - calibration: calls per sample so that one sample lasts about `sampleMs`,
  * - sampling: rounds in which each unfinished runnable takes one sample, in a rotating order,
  *   until each has `minSamples` and the case has spent `budgetMs` (a runnable slower than
- *   `slowMs` per call stops at 3 samples; nobody goes past `maxSamples`).
+ *   `slowMs` per call stops at 3 samples; nobody goes past `maxSamples`); before each sample the
+ *   runnable is re-warmed (see above; not one slower than `slowMs`).
  * Returns Map(id -> summary in ms per call, plus callsPerSample).
  */
 export async function measureTogether(runnables, opts = {}) {
   const { warmupMs = 60, sampleMs = 4, budgetMs = 1500, minSamples = 9, maxSamples = 41, slowMs = 250 } = opts;
+  const { rewarmCalls = 6, rewarmMs = 10, rewarmMaxMs = 60 } = opts;
   const state = [];
   for (const r of runnables) {
     let calls = 0;
@@ -56,7 +77,8 @@ export async function measureTogether(runnables, opts = {}) {
     const perCall = spent / calls;
     const callsPerSample = Math.max(1, Math.round(sampleMs / Math.max(perCall, 1e-6)));
     const wanted = perCall > slowMs ? 3 : minSamples;
-    state.push({ r, callsPerSample, wanted, times: [] });
+    const rewarm = perCall > slowMs ? undefined : { calls: rewarmCalls, ms: rewarmMs, maxMs: rewarmMaxMs };
+    state.push({ r, callsPerSample, wanted, rewarm, times: [] });
   }
   const t0 = now();
   for (let round = 0; ; round++) {
@@ -64,6 +86,7 @@ export async function measureTogether(runnables, opts = {}) {
     if (active.length === 0) break;
     for (let i = 0; i < active.length; i++) {
       const s = active[(i + round) % active.length];
+      await rewarm(s.r, s.rewarm);
       s.times.push((await timeCalls(s.r, s.callsPerSample)) / s.callsPerSample);
     }
   }

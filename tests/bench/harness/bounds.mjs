@@ -13,10 +13,9 @@
 //           RoPE kernel can be on this layout.
 // The module is assembled here from bytes (no build step, nothing committed but this source) and
 // checked with WebAssembly.validate. It imports posenc's own WebAssembly.Memory, and each case's
-// bound buffers are posenc tensors (pe.memory.tensor) allocated beside the contenders' ones: on
-// this VM the same loop over the same number of bytes ran 1.1-1.5x apart in two regions of a
-// memory once out of cache (tests/bench/placement-probe.mjs), so bounds in a memory of their own
-// compared placements as much as kernels.
+// bound buffers are posenc tensors (pe.memory.tensor) allocated beside the contenders' ones, so
+// that a bound and a kernel differ only in what they compute (tests/bench/placement-probe.mjs
+// compares one loop in two regions of that memory).
 
 /** Unsigned LEB128. */
 function uleb(n) {

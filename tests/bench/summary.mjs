@@ -1,14 +1,18 @@
 // Prints the README summary table (and the targets) from a results JSON written by run.mjs:
-//   node tests/bench/summary.mjs [build/bench/results.json]
+//   node tests/bench/summary.mjs [build/bench/results.json] [more.json ...]
+// With more than one file, the tables come from the first, followed by every target result in
+// each run side by side (how far a row moves between runs).
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { summaryTable, targetLines } from './harness/report.mjs';
+import { summaryTable, targetLines, targetsAcrossRuns } from './harness/report.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const path = process.argv[2] ?? join(HERE, '..', '..', 'build', 'bench', 'results.json');
-const { meta, cases, targets } = JSON.parse(readFileSync(path, 'utf8'));
+const paths = process.argv.length > 2 ? process.argv.slice(2) : [join(HERE, '..', '..', 'build', 'bench', 'results.json')];
+const path = paths[0];
+const runs = paths.map((p) => JSON.parse(readFileSync(p, 'utf8')));
+const { meta, cases, targets } = runs[0];
 const kernels = [];
 for (const f of readdirSync(join(HERE, 'kernels')).filter((x) => x.endsWith('.mjs')).sort()) {
   kernels.push(...[(await import(pathToFileURL(join(HERE, 'kernels', f)).href)).default].flat());
@@ -18,6 +22,7 @@ console.log(`load average ${meta.loadBefore.map((l) => l.toFixed(2)).join(' ')} 
   `sample spread (IQR/median) median ${Math.round(meta.noise.medianSpread * 100)}%, worst ${Math.round(meta.noise.worstSpread * 100)}%\n`);
 console.log(`${summaryTable(kernels, cases)}\n`);
 console.log(targetLines(targets));
+if (runs.length > 1) console.log(`\n${targetsAcrossRuns(paths, runs)}`);
 
 // The native results written beside the JSON (npm run bench writes X.native.json next to X.json).
 const nativePath = path.replace(/(\.json)?$/, '.native.json');

@@ -56,6 +56,23 @@ export function targetLines(targets) {
 }
 
 /**
+ * Each target result of several runs (`runs`: parsed results files, named by `paths`) side by side,
+ * with how many runs met it.
+ */
+export function targetsAcrossRuns(paths, runs) {
+  const lines = [`Targets across ${runs.length} runs (${paths.join(', ')}):`];
+  for (const t of runs[0].targets) {
+    lines.push(`  ${t.text}`);
+    for (const r of t.results) {
+      const same = runs.map((run) => run.targets.find((x) => x.text === t.text)?.results.find((y) => y.caseId === r.caseId && y.rowId === r.rowId));
+      const met = same.filter((x) => x?.ok).length;
+      lines.push(`    ${r.caseId} / ${r.rowId}: ${same.map((x) => x?.formatted ?? 'not run').join(' | ')} (met in ${met} of ${runs.length})`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/**
  * The README table: per case, the posenc rows a kernel module lists in `summary.rows` (cases
  * filtered by `summary.cases`), with the ratios that matter. Markdown.
  */

@@ -34,8 +34,9 @@ constexpr std::size_t kAnchorRows = 32;
 /// As angle_rows_range, but only the anchors and offsets are computed that way (in double,
 /// rounded once); every row combines its anchor and offset by the angle-addition identities in
 /// float arithmetic (kernels/anchor-inl.hpp): absolute error at most 3.2e-7 * scale instead of
-/// half an ulp, 1.4-1.9x faster (`npm run bench`). Short ranges (under 2 * kAnchorRows rows) and sinks without
-/// such a kernel (strides other than [sin, cos] pairs or contiguous rows) take angle_rows_range.
+/// half an ulp, and faster (README, Performance). Short ranges (under 2 * kAnchorRows rows) and
+/// sinks without such a kernel (strides other than [sin, cos] pairs or contiguous rows) take
+/// angle_rows_range.
 Status angle_rows_range_fast(const double* freq, std::size_t pairs, double start, std::size_t count,
                              const AngleSink& sink);
 
@@ -44,11 +45,24 @@ Status angle_rows_range_fast(const double* freq, std::size_t pairs, double start
 /// and offsets r < kAnchorRows at positions r (offset_sin/cos[r * pairs + i]). Both the per-call
 /// fast rows (angle_rows_range_fast) and the anchored tables (sinusoidal_anchored.cpp) start from
 /// these, so their rows are the same values by construction.
+///
+/// The offsets depend on the frequencies alone, so the last offset block is kept per thread (for
+/// up to kOffsetMemoMaxPairs pairs: 264 bytes per pair) and reused while the frequencies repeat,
+/// as they do when a model builds its table or adds its positions call after call. offset_sin/cos
+/// then point into that block: valid until the next compute() on the thread.
 struct AnchorAngles {
-  Scratch<float> anchor_sin, anchor_cos, offset_sin, offset_cos;
+  Scratch<float> anchor_sin, anchor_cos;
+  const float* offset_sin = nullptr;  // offset rows: the per-thread memo or own_offsets
+  const float* offset_cos = nullptr;
 
   Status compute(const double* freq, std::size_t pairs, double start, std::size_t anchors, double scale);
+
+ private:
+  Scratch<float> own_offsets_;  // offsets too wide for the memo
 };
+
+/// Widest frequency set whose offset rows are kept between calls (see AnchorAngles).
+constexpr std::size_t kOffsetMemoMaxPairs = 4096;
 
 /// Rows t < count at positions positions[t], each evaluated directly.
 void angle_rows_list(const double* freq, std::size_t pairs, const double* positions, std::size_t count,

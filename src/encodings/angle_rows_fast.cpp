@@ -6,13 +6,29 @@
 // only the combination runs in float: four rounded inputs, two products and a sum per value, and
 // nothing carried from one row to the next.
 #include <algorithm>
+#include <vector>
 
 #include "encodings/angle_rows.hpp"
 #include "encodings/checks.hpp"
+#include "encodings/per_thread.hpp"
 #include "encodings/scratch.hpp"
 #include "kernels/kernels.hpp"
 
 namespace posenc::detail {
+namespace {
+
+/// The offset rows sin(r w_i), cos(r w_i), r < kAnchorRows, into sin and cos (kAnchorRows * pairs each).
+void offset_rows(const double* freq, std::size_t pairs, float* sin, float* cos) {
+  angle_rows_range(freq, pairs, 0.0, kAnchorRows, AngleSink{sin, cos, pairs, 1, 1.0});
+}
+
+/// The last frequencies' offset rows, kept per thread: [sin rows | cos rows].
+struct OffsetMemo {
+  std::vector<double> freq;
+  std::vector<float> rows;
+};
+
+}  // namespace
 
 Status AnchorAngles::compute(const double* freq, std::size_t pairs, double start, std::size_t anchors, double scale) {
   constexpr std::size_t K = kAnchorRows;
@@ -20,14 +36,30 @@ Status AnchorAngles::compute(const double* freq, std::size_t pairs, double start
   POSENC_RETURN_IF_ERROR(allocate(anchor_freq, pairs));
   POSENC_RETURN_IF_ERROR(allocate(anchor_sin, anchors * pairs));
   POSENC_RETURN_IF_ERROR(allocate(anchor_cos, anchors * pairs));
-  POSENC_RETURN_IF_ERROR(allocate(offset_sin, K * pairs));
-  POSENC_RETURN_IF_ERROR(allocate(offset_cos, K * pairs));
   // Anchor m sits at start + m K = (start / K + m) * K: with frequencies K w the angles are the
   // same doubles (K is a power of two, so both factors are exact and the product is rounded once).
   for (std::size_t i = 0; i < pairs; ++i) anchor_freq.data()[i] = freq[i] * static_cast<double>(K);
   angle_rows_range(anchor_freq.data(), pairs, start / static_cast<double>(K), anchors,
                    AngleSink{anchor_sin.data(), anchor_cos.data(), pairs, 1, scale});
-  angle_rows_range(freq, pairs, 0.0, K, AngleSink{offset_sin.data(), offset_cos.data(), pairs, 1, 1.0});
+
+  POSENC_PER_THREAD OffsetMemo memo;
+  const bool remembered = memo.freq.size() == pairs && std::equal(freq, freq + pairs, memo.freq.begin());
+  if (!remembered && pairs <= kOffsetMemoMaxPairs) {
+    memo.freq.clear();  // empty until the rows below are complete
+    POSENC_RETURN_IF_ERROR(allocate(memo.rows, 2 * K * pairs));
+    offset_rows(freq, pairs, memo.rows.data(), memo.rows.data() + K * pairs);
+    POSENC_RETURN_IF_ERROR(allocate(memo.freq, pairs));
+    std::copy(freq, freq + pairs, memo.freq.begin());
+  }
+  if (memo.freq.size() == pairs && pairs <= kOffsetMemoMaxPairs) {
+    offset_sin = memo.rows.data();
+    offset_cos = memo.rows.data() + K * pairs;
+    return {};
+  }
+  POSENC_RETURN_IF_ERROR(allocate(own_offsets_, 2 * K * pairs));
+  offset_rows(freq, pairs, own_offsets_.data(), own_offsets_.data() + K * pairs);
+  offset_sin = own_offsets_.data();
+  offset_cos = own_offsets_.data() + K * pairs;
   return {};
 }
 
@@ -42,8 +74,8 @@ Status angle_rows_range_fast(const double* freq, std::size_t pairs, double start
   const std::size_t anchors = (count + K - 1) / K;
   AnchorAngles angles;
   POSENC_RETURN_IF_ERROR(angles.compute(freq, pairs, start, anchors, sink.scale));
-  const float* offset_sin = angles.offset_sin.data();
-  const float* offset_cos = angles.offset_cos.data();
+  const float* offset_sin = angles.offset_sin;
+  const float* offset_cos = angles.offset_cos;
   for (std::size_t m = 0; m < anchors; ++m) {
     const std::size_t t = m * K;
     const std::size_t rows = std::min(K, count - t);

@@ -71,8 +71,8 @@ Status build_anchored_rows(const SinusoidalParams& params, const std::vector<dou
     });
   }
   for (std::size_t r = 0; r < K; ++r) {
-    const float* sin_r = angles.offset_sin.data() + r * n;
-    const float* cos_r = angles.offset_cos.data() + r * n;
+    const float* sin_r = angles.offset_sin + r * n;
+    const float* cos_r = angles.offset_cos + r * n;
     float* cos_row = c + r * d;
     float* signed_sin_row = s + r * d;
     each_pair([&](std::size_t i, std::size_t sin_col, std::size_t cos_col) {

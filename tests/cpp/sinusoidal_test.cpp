@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "posenc/sinusoidal.hpp"
@@ -126,6 +127,24 @@ TEST_CASE("sinusoidal precision 'fast': within 3.2e-7 of the float64 formula at 
         }
       }
     }
+  }
+}
+
+TEST_CASE("sinusoidal precision 'fast' reuses offset rows only for the same frequencies", "[sinusoidal]") {
+  // The offset rows are kept per thread while the frequencies repeat (up to 4096 pairs). Each call
+  // here changes them (base, width) or needs more pairs than are kept (8195 columns: 4098 pairs),
+  // and each table must still match the formula.
+  const std::pair<int, double> calls[] = {{768, 1e4}, {768, 1e4}, {768, 1e6}, {8195, 1e4}, {768, 1e6}, {770, 1e6},
+                                          {8195, 1e6}, {8195, 1e6}, {768, 1e4}};
+  for (const auto& [dim, base] : calls) {
+    const SinusoidalParams fast{dim, base, SinusoidLayout::interleaved, SinusoidPrecision::fast};
+    const std::size_t n = 70;
+    std::vector<float> out(n * static_cast<std::size_t>(dim));
+    REQUIRE(sinusoidal_table(fast, Positions::range(3), n, out.data()).ok());
+    std::vector<double> pos(n);
+    for (std::size_t t = 0; t < n; ++t) pos[t] = 3.0 + static_cast<double>(t);
+    INFO("dim " << dim << " base " << base);
+    REQUIRE(table_error(fast, pos, out) <= 3.2e-7);
   }
 }
 

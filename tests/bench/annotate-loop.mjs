@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { createBounds } from './harness/bounds.mjs';
 import { createMeasuredPosEnc } from './harness/posenc-instance.mjs';
 
-const LOOPS = ['rope-half', 'rope-interleaved', 'sinusoidal-fast-add', 'rmw', 'rot'];
+const LOOPS = ['rope-half', 'rope-interleaved', 'sinusoidal-fast-add', 'alibi-bias', 'rmw', 'rot'];
 const name = process.argv[2];
 if (!LOOPS.includes(name)) {
   console.error(`usage: annotate-loop.mjs <${LOOPS.join('|')}>`);
@@ -25,6 +25,10 @@ if (name.startsWith('rope-')) {
   const x = pe.memory.tensor([512, 768]);
   const table = pe.sinusoidal.createTable({ maxLength: 512, dim: 768, precision: 'fast' });
   run = () => table.addTo(x);
+} else if (name === 'alibi-bias') {
+  const out = pe.memory.tensor([16, 128, 128]); // the bench's 16 x 128 x 128 case, 1 MiB: in cache
+  const opts = { numHeads: 16, qLen: 128, kLen: 128, out };
+  run = () => pe.alibi.bias(opts);
 } else {
   const bounds = (await createBounds(pe, memory)).prepare(tokens * heads * dim * 4, dim);
   run = bounds[name];

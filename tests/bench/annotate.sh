@@ -1,11 +1,11 @@
 #!/bin/sh
 # Prints the x86 code V8 generated for the hottest function of one hot loop (annotate-loop.mjs),
 # with perf's share of samples per instruction: what a kernel costs per SIMD vector once compiled.
-#   tests/bench/annotate.sh rope-half | rope-interleaved | sinusoidal-fast-add | rmw | rot
+#   tests/bench/annotate.sh rope-half | rope-interleaved | sinusoidal-fast-add | alibi-bias | rmw | rot
 # Needs Linux perf (Debian: apt-get install linux-perf), permission to profile
 # (kernel.perf_event_paranoid <= 2) and a built dist/ (npm run build).
 set -eu
-loop=${1:?usage: tests/bench/annotate.sh rope-half|rope-interleaved|sinusoidal-fast-add|rmw|rot}
+loop=${1:?usage: tests/bench/annotate.sh rope-half|rope-interleaved|sinusoidal-fast-add|alibi-bias|rmw|rot}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

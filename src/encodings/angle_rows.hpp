@@ -47,7 +47,7 @@ Status angle_rows_range_fast(const double* freq, std::size_t pairs, double start
 /// these, so their rows are the same values by construction.
 ///
 /// The offsets depend on the frequencies alone, so the last offset block is kept per thread (for
-/// up to kOffsetMemoMaxPairs pairs: 264 bytes per pair) and reused while the frequencies repeat,
+/// 2 to kOffsetMemoMaxPairs pairs: 264 bytes per pair) and reused while the frequencies repeat,
 /// as they do when a model builds its table or adds its positions call after call. offset_sin/cos
 /// then point into that block: valid until the next compute() on the thread.
 struct AnchorAngles {

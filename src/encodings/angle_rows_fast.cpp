@@ -42,16 +42,19 @@ Status AnchorAngles::compute(const double* freq, std::size_t pairs, double start
   angle_rows_range(anchor_freq.data(), pairs, start / static_cast<double>(K), anchors,
                    AngleSink{anchor_sin.data(), anchor_cos.data(), pairs, 1, scale});
 
+  // A single pair (an odd width's last sine column, computed after the table's other pairs) is not
+  // kept: it would evict the table's own offsets to save 32 values.
+  const bool memoizable = pairs >= 2 && pairs <= kOffsetMemoMaxPairs;
   POSENC_PER_THREAD OffsetMemo memo;
   const bool remembered = memo.freq.size() == pairs && std::equal(freq, freq + pairs, memo.freq.begin());
-  if (!remembered && pairs <= kOffsetMemoMaxPairs) {
+  if (!remembered && memoizable) {
     memo.freq.clear();  // empty until the rows below are complete
     POSENC_RETURN_IF_ERROR(allocate(memo.rows, 2 * K * pairs));
     offset_rows(freq, pairs, memo.rows.data(), memo.rows.data() + K * pairs);
     POSENC_RETURN_IF_ERROR(allocate(memo.freq, pairs));
     std::copy(freq, freq + pairs, memo.freq.begin());
   }
-  if (memo.freq.size() == pairs && pairs <= kOffsetMemoMaxPairs) {
+  if (memoizable && memo.freq.size() == pairs) {
     offset_sin = memo.rows.data();
     offset_cos = memo.rows.data() + K * pairs;
     return {};

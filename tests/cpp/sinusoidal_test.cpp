@@ -131,11 +131,11 @@ TEST_CASE("sinusoidal precision 'fast': within 3.2e-7 of the float64 formula at 
 }
 
 TEST_CASE("sinusoidal precision 'fast' reuses offset rows only for the same frequencies", "[sinusoidal]") {
-  // The offset rows are kept per thread while the frequencies repeat (up to 4096 pairs). Each call
-  // here changes them (base, width) or needs more pairs than are kept (8195 columns: 4098 pairs),
-  // and each table must still match the formula.
+  // The offset rows are kept per thread while the frequencies repeat (2 to 4096 pairs). Each call
+  // here changes them (base, width), has an odd width (whose last sine column is one more pair),
+  // or needs more pairs than are kept (8195 columns: 4098 pairs); each table must match the formula.
   const std::pair<int, double> calls[] = {{768, 1e4}, {768, 1e4}, {768, 1e6}, {8195, 1e4}, {768, 1e6}, {770, 1e6},
-                                          {8195, 1e6}, {8195, 1e6}, {768, 1e4}};
+                                          {769, 1e6}, {769, 1e6}, {8195, 1e6}, {8195, 1e6}, {768, 1e4}};
   for (const auto& [dim, base] : calls) {
     const SinusoidalParams fast{dim, base, SinusoidLayout::interleaved, SinusoidPrecision::fast};
     const std::size_t n = 70;

@@ -64,9 +64,10 @@ export function targetsAcrossRuns(paths, runs) {
   for (const t of runs[0].targets) {
     lines.push(`  ${t.text}`);
     for (const r of t.results) {
-      const same = runs.map((run) => run.targets.find((x) => x.text === t.text)?.results.find((y) => y.caseId === r.caseId && y.rowId === r.rowId));
-      const met = same.filter((x) => x?.ok).length;
-      lines.push(`    ${r.caseId} / ${r.rowId}: ${same.map((x) => x?.formatted ?? 'not run').join(' | ')} (met in ${met} of ${runs.length})`);
+      const same = runs.map((run) => run.targets?.find((x) => x.text === t.text)?.results.find((y) => y.caseId === r.caseId && y.rowId === r.rowId));
+      const measured = same.filter((x) => x !== undefined && x.value !== undefined);
+      const met = measured.filter((x) => x.ok).length;
+      lines.push(`    ${r.caseId} / ${r.rowId}: ${same.map((x) => x?.formatted ?? 'not run').join(' | ')} (met in ${met} of ${measured.length})`);
     }
   }
   return lines.join('\n');

@@ -9,8 +9,8 @@
 // (`node tests/bench/ramp-probe.mjs`). The bounds ran back to back on the same two buffers and were
 // timed at full speed, a contender that followed a JS or tfjs contender at the start of its ramp.
 // So before each sample a runnable now runs untimed until it has made `rewarmCalls` calls and
-// spent `rewarmMs`, or has spent `rewarmMaxMs`: each is timed in its own steady state (the slow
-// peers, compute-bound, only approximately).
+// spent `rewarmMs`, or has spent `rewarmMaxMs`: each is timed in its own steady state. A runnable
+// slower than `rewarmMaxMs` per call (a slow peer, compute-bound) is not re-warmed.
 
 import { performance } from 'node:perf_hooks';
 
@@ -59,7 +59,7 @@ export function summarise(perCall) {
  * - sampling: rounds in which each unfinished runnable takes one sample, in a rotating order,
  *   until each has `minSamples` and the case has spent `budgetMs` (a runnable slower than
  *   `slowMs` per call stops at 3 samples; nobody goes past `maxSamples`); before each sample the
- *   runnable is re-warmed (see above; not one slower than `slowMs`).
+ *   runnable is re-warmed (see above).
  * Returns Map(id -> summary in ms per call, plus callsPerSample).
  */
 export async function measureTogether(runnables, opts = {}) {
@@ -77,7 +77,7 @@ export async function measureTogether(runnables, opts = {}) {
     const perCall = spent / calls;
     const callsPerSample = Math.max(1, Math.round(sampleMs / Math.max(perCall, 1e-6)));
     const wanted = perCall > slowMs ? 3 : minSamples;
-    const rewarm = perCall > slowMs ? undefined : { calls: rewarmCalls, ms: rewarmMs, maxMs: rewarmMaxMs };
+    const rewarm = perCall > rewarmMaxMs ? undefined : { calls: rewarmCalls, ms: rewarmMs, maxMs: rewarmMaxMs };
     state.push({ r, callsPerSample, wanted, rewarm, times: [] });
   }
   const t0 = now();

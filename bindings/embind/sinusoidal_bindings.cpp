@@ -4,6 +4,7 @@
 
 #include "boundary.hpp"
 #include "posenc/sinusoidal.hpp"
+#include "table_bindings.hpp"
 
 namespace posenc::bindings {
 namespace {
@@ -47,37 +48,6 @@ int anchored_table_build_binding(std::uintptr_t storage, int rows, int dim, doub
   });
 }
 
-Status anchored_from(std::uintptr_t data, int rows, int dim, AnchoredSinusoidTable* table) {
-  POSENC_RETURN_IF_ERROR(to_size("table rows", rows, &table->rows));
-  POSENC_RETURN_IF_ERROR(to_size("dim", dim, &table->dim));
-  table->data = ptr<const float>(data);
-  return {};
-}
-
-// Same signatures as tableLookup / tableAdd (learned_bindings.cpp), so a PositionTable can hold either.
-int anchored_table_lookup_binding(std::uintptr_t data, int rows, int dim, std::uintptr_t out, int count, double offset,
-                                  std::uintptr_t ids) {
-  return guarded([&] {
-    AnchoredSinusoidTable table;
-    POSENC_RETURN_IF_ERROR(anchored_from(data, rows, dim, &table));
-    std::size_t n = 0;
-    POSENC_RETURN_IF_ERROR(to_size("length", count, &n));
-    return anchored_table_lookup(table, positions_from(offset, ids, false), n, ptr<float>(out));
-  });
-}
-
-int anchored_table_add_binding(std::uintptr_t data, int rows, int dim, std::uintptr_t x, int batch, int seq,
-                               double offset, std::uintptr_t ids, bool per_batch) {
-  return guarded([&] {
-    AnchoredSinusoidTable table;
-    POSENC_RETURN_IF_ERROR(anchored_from(data, rows, dim, &table));
-    std::size_t b = 0, s = 0;
-    POSENC_RETURN_IF_ERROR(to_size("batch", batch, &b));
-    POSENC_RETURN_IF_ERROR(to_size("seq", seq, &s));
-    return anchored_table_add(table, positions_from(offset, ids, per_batch), b, s, ptr<float>(x));
-  });
-}
-
 void sinusoidal_frequencies_binding(std::uintptr_t out, int dim, double base) {
   const SinusoidalParams p{dim, base};
   double* w = ptr<double>(out);
@@ -94,6 +64,9 @@ EMSCRIPTEN_BINDINGS(posenc_sinusoidal) {
   emscripten::function("sinusoidalFrequencies", &sinusoidal_frequencies_binding);
   emscripten::function("anchoredTableFloats", &anchored_table_floats_binding);
   emscripten::function("anchoredTableBuild", &anchored_table_build_binding);
-  emscripten::function("anchoredTableLookup", &anchored_table_lookup_binding);
-  emscripten::function("anchoredTableAdd", &anchored_table_add_binding);
+  // Same signatures as tableLookup / tableAdd, so a PositionTable can hold either storage.
+  using posenc::AnchoredSinusoidTable;
+  emscripten::function("anchoredTableLookup",
+                       &table_lookup_binding<AnchoredSinusoidTable, &posenc::anchored_table_lookup>);
+  emscripten::function("anchoredTableAdd", &table_add_binding<AnchoredSinusoidTable, &posenc::anchored_table_add>);
 }

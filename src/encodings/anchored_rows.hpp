@@ -13,9 +13,6 @@
 
 namespace posenc::detail {
 
-/// Anchor rows needed for `rows` rows: ceil(rows / kAnchorRows), with no overflow near SIZE_MAX.
-inline std::size_t anchored_anchor_count(std::size_t rows) { return rows / kAnchorRows + (rows % kAnchorRows != 0); }
-
 /// Writes the blocks for rows at positions start + t, t < rows (anchors at start + 32 m) into
 /// `storage` (anchored_table_floats(rows, dim) floats). `freq` holds the ceil(dim/2) frequencies.
 Status build_anchored_rows(const SinusoidalParams& params, const std::vector<double>& freq, double start,

@@ -31,6 +31,9 @@ void angle_rows_range(const double* freq, std::size_t pairs, double start, std::
 /// rows ("offsets"). A power of two, so kAnchorRows * w and start / kAnchorRows are exact doubles.
 constexpr std::size_t kAnchorRows = 32;
 
+/// Anchor rows needed for `rows` rows: ceil(rows / kAnchorRows), with no overflow near SIZE_MAX.
+inline std::size_t anchored_anchor_count(std::size_t rows) { return rows / kAnchorRows + (rows % kAnchorRows != 0); }
+
 /// As angle_rows_range, but only the anchors and offsets are computed that way (in double,
 /// rounded once); every row combines its anchor and offset by the angle-addition identities in
 /// float arithmetic (kernels/anchor-inl.hpp): absolute error at most 3.2e-7 * scale instead of

@@ -44,17 +44,15 @@ Status AnchorAngles::compute(const double* freq, std::size_t pairs, double start
 
   // A single pair (an odd width's last sine column, computed after the table's other pairs) is not
   // kept: it would evict the table's own offsets to save 32 values.
-  const bool memoizable = pairs >= 2 && pairs <= kOffsetMemoMaxPairs;
-  POSENC_PER_THREAD OffsetMemo memo;
-  const bool remembered = memo.freq.size() == pairs && std::equal(freq, freq + pairs, memo.freq.begin());
-  if (!remembered && memoizable) {
-    memo.freq.clear();  // empty until the rows below are complete
-    POSENC_RETURN_IF_ERROR(allocate(memo.rows, 2 * K * pairs));
-    offset_rows(freq, pairs, memo.rows.data(), memo.rows.data() + K * pairs);
-    POSENC_RETURN_IF_ERROR(allocate(memo.freq, pairs));
-    std::copy(freq, freq + pairs, memo.freq.begin());
-  }
-  if (memoizable && memo.freq.size() == pairs) {
+  if (pairs >= 2 && pairs <= kOffsetMemoMaxPairs) {
+    POSENC_PER_THREAD OffsetMemo memo;
+    if (memo.freq.size() != pairs || !std::equal(freq, freq + pairs, memo.freq.begin())) {
+      memo.freq.clear();  // empty until the rows below are complete
+      POSENC_RETURN_IF_ERROR(allocate(memo.rows, 2 * K * pairs));
+      offset_rows(freq, pairs, memo.rows.data(), memo.rows.data() + K * pairs);
+      POSENC_RETURN_IF_ERROR(allocate(memo.freq, pairs));
+      std::copy(freq, freq + pairs, memo.freq.begin());
+    }
     offset_sin = memo.rows.data();
     offset_cos = memo.rows.data() + K * pairs;
     return {};
@@ -74,7 +72,7 @@ Status angle_rows_range_fast(const double* freq, std::size_t pairs, double start
     angle_rows_range(freq, pairs, start, count, sink);
     return {};
   }
-  const std::size_t anchors = (count + K - 1) / K;
+  const std::size_t anchors = anchored_anchor_count(count);
   AnchorAngles angles;
   POSENC_RETURN_IF_ERROR(angles.compute(freq, pairs, start, anchors, sink.scale));
   const float* offset_sin = angles.offset_sin;

@@ -115,5 +115,4 @@ void combine(const float* a, const float* b, const float* c, const float* s, std
   }
 }
 
-
 }  // namespace posenc::kernels::simd

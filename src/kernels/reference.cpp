@@ -24,14 +24,16 @@ void rotate_interleaved(float* x, const float* cos2, const float* sin2, std::siz
   }
 }
 
-void rotate_half_rows(float* x, std::size_t rows, std::size_t stride, const float* cos, const float* sin,
-                      std::size_t pairs) {
-  for (std::size_t r = 0; r < rows; ++r) rotate_half(x + r * stride, cos, sin, pairs);
-}
-
-void rotate_interleaved_rows(float* x, std::size_t rows, std::size_t stride, const float* cos2, const float* sin2,
-                             std::size_t pairs) {
-  for (std::size_t r = 0; r < rows; ++r) rotate_interleaved(x + r * stride, cos2, sin2, pairs);
+/// rotate(row, cos_rows[t], sin_rows[t], pairs) on every head row r of every token t.
+template <class Rotate>
+void rotate_each_row(Rotate rotate, float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,
+                     std::size_t row_stride, const float* const* cos_rows, const float* const* sin_rows,
+                     std::size_t pairs) {
+  for (std::size_t t = 0; t < tokens; ++t) {
+    for (std::size_t r = 0; r < rows; ++r) {
+      rotate(x + t * token_stride + r * row_stride, cos_rows[t], sin_rows[t], pairs);
+    }
+  }
 }
 
 }  // namespace
@@ -115,17 +117,13 @@ void narrow_interleave(const double* a, const double* b, std::size_t n, double s
 void rotate_half_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,
                         std::size_t row_stride, const float* const* cos_rows, const float* const* sin_rows,
                         std::size_t pairs, bool /*grouped: one order here*/) {
-  for (std::size_t t = 0; t < tokens; ++t) {
-    rotate_half_rows(x + t * token_stride, rows, row_stride, cos_rows[t], sin_rows[t], pairs);
-  }
+  rotate_each_row(rotate_half, x, tokens, token_stride, rows, row_stride, cos_rows, sin_rows, pairs);
 }
 
 void rotate_interleaved_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,
                                std::size_t row_stride, const float* const* cos2_rows, const float* const* sin2_rows,
                                std::size_t pairs, bool /*grouped: one order here*/) {
-  for (std::size_t t = 0; t < tokens; ++t) {
-    rotate_interleaved_rows(x + t * token_stride, rows, row_stride, cos2_rows[t], sin2_rows[t], pairs);
-  }
+  rotate_each_row(rotate_interleaved, x, tokens, token_stride, rows, row_stride, cos2_rows, sin2_rows, pairs);
 }
 
 void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2) {

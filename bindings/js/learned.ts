@@ -80,7 +80,7 @@ export function learnedApi(heap: Heap): LearnedApi {
     const t = tableArg(fn, table, opts.tableDims);
     const ptr = heap.alloc(t.data.length * 4, 'the table');
     heap.f32(ptr, t.data.length).set(t.data);
-    return new PositionTable(heap, ptr, t.rows, t.dim, 'learned table', t.data.length * 4);
+    return new PositionTable(heap, ptr, t.rows, t.dim, 'learned table');
   }
 
   function robertaPositionIds(inputIds: ArrayLike<number | bigint>, options: { paddingIdx: number; dims?: readonly number[] }): Float64Array {

@@ -56,13 +56,13 @@ export class PositionTable {
   #bytes: number;
 
   /** @internal Use `pe.learned.createTable` or `pe.sinusoidal.createTable`. */
-  constructor(heap: Heap, ptr: Ptr, rows: number, dim: number, name: string, bytes: number, storage: TableStorage = 'rows') {
+  constructor(heap: Heap, ptr: Ptr, rows: number, dim: number, name: string, storage: TableStorage = 'rows') {
     this.#heap = heap;
     this.#ptr = ptr;
     this.rows = rows;
     this.dim = dim;
     this.#name = name;
-    this.#bytes = bytes;
+    this.#bytes = (storage === 'rows' ? rows * dim : heap.raw.anchoredTableFloats(rows, dim)) * 4;
     this.#storage = storage;
     this.#ops = storageOps(heap.raw, storage);
   }

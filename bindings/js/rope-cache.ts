@@ -28,8 +28,6 @@ export interface RopeCacheState {
   rotaryDim: number;
   headDim: number | undefined;
   pairing: number;
-  /** Bytes of the block at `table`. */
-  bytes: number;
 }
 
 
@@ -64,7 +62,8 @@ export class RopeCache {
    * expanded).
    */
   get bytes(): number {
-    return this.#s.table === 0 ? 0 : this.#s.bytes;
+    const s = this.#s;  // the block at s.table: cos and sin rows, then cos2 and sin2 at twice the width
+    return s.table === 0 ? 0 : s.rows * s.pairs * 4 * (s.cos2 === 0 ? 2 : 6);
   }
 
   /** Rotates q and (unless null) k in place using the cached rows. */

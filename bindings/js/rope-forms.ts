@@ -4,10 +4,10 @@
 import * as args from './args.js';
 import type { PositionIdsInput, TensorInput } from './args.js';
 import { PosEncError } from './errors.js';
-import { Heap, HeapScope } from './heap.js';
+import type { Heap } from './heap.js';
 import { positionCount, positionsOf } from './position-table.js';
-import { qkOf } from './rope-shapes.js';
-import type { HeadLayout, QK } from './rope-shapes.js';
+import { qkOf, rotateInPlace } from './rope-shapes.js';
+import type { HeadLayout } from './rope-shapes.js';
 import { resolveSpec, SPEC_KEYS, seqLenOf } from './rope-spec.js';
 import type { RopeSpec } from './rope-spec.js';
 
@@ -96,15 +96,6 @@ function axisIds(fn: string, value: unknown, axes: number, batch: number, seq: n
 export function ropeFormsApi(heap: Heap) {
   const raw = heap.raw;
 
-  /** Copies q/k in, runs `call(qPtr, kPtr)`, copies them out. */
-  function inPlace(fn: string, t: QK, scope: HeapScope, call: (qPtr: number, kPtr: number) => number): void {
-    const qPtr = scope.tensorIn(t.qt, 'q');
-    const kPtr = t.kt ? scope.tensorIn(t.kt, 'k') : 0;
-    heap.check(call(qPtr, kPtr), fn);
-    scope.tensorOut(t.qt, qPtr);
-    if (t.kt) scope.tensorOut(t.kt, kPtr);
-  }
-
   function apply2d(q: TensorInput, k: TensorInput | null | undefined, options: Rope2dOptions): void {
     const fn = 'rope.apply2d';
     const opts = args.options(fn, options, ['headDim', 'rotaryDim', 'base', 'freqs', 'maxFreq', 'grid', 'positionIds', ...SHAPE_KEYS]);
@@ -130,14 +121,9 @@ export function ropeFormsApi(heap: Heap) {
     } else {
       throw new PosEncError('MISSING_OPTION', `${fn}: option 'grid' ([rows, cols]) or 'positionIds' ([2, seq] row and column ids) is required`);
     }
-    const scope = new HeapScope(heap);
-    try {
-      const idsPtr = scope.f64In(pos.ids, 'positionIds');
-      inPlace(fn, t, scope, (qPtr, kPtr) => raw.ropeApplyAxial(qPtr, qh.heads, kPtr, t.kh?.heads ?? 0, qh.batch, qh.seq,
-        qh.headDim, qh.layout, rotaryDim, base, freqs, maxFreq, idsPtr, pos.perBatch, rows, cols));
-    } finally {
-      scope.release();
-    }
+    rotateInPlace(heap, fn, t, pos.ids, (qPtr, kPtr, idsPtr) => raw.ropeApplyAxial(qPtr, qh.heads, kPtr,
+      t.kh?.heads ?? 0, qh.batch, qh.seq, qh.headDim, qh.layout, rotaryDim, base, freqs, maxFreq, idsPtr, pos.perBatch,
+      rows, cols));
   }
 
   function applyXPos(q: TensorInput, k: TensorInput | null | undefined, options: RopeXPosOptions): void {
@@ -151,16 +137,10 @@ export function ropeFormsApi(heap: Heap) {
     const scaleBase = opts.scaleBase === undefined ? 512 : args.finite(fn, 'scaleBase', opts.scaleBase, true);
     const center = opts.center === undefined ? NaN : args.finite(fn, 'center', opts.center);
     const pos = positionsOf(fn, opts, qh.batch, qh.seq);
-    const scope = new HeapScope(heap);
-    try {
-      const scaling = scope.f64In(spec.scaling.block, 'the scaling parameters');
-      const idsPtr = scope.f64In(pos.ids, 'positionIds');
-      inPlace(fn, t, scope, (qPtr, kPtr) => raw.ropeApplyXPos(qPtr, qh.heads, kPtr, t.kh?.heads ?? 0, qh.batch, qh.seq,
-        qh.headDim, qh.layout, spec.pairing, spec.rotaryDim, spec.base, scaling, seqLen, gamma, scaleBase, center,
-        pos.offset, idsPtr, pos.perBatch));
-    } finally {
-      scope.release();
-    }
+    rotateInPlace(heap, fn, t, pos.ids, (qPtr, kPtr, idsPtr, scope) => raw.ropeApplyXPos(qPtr, qh.heads, kPtr,
+      t.kh?.heads ?? 0, qh.batch, qh.seq, qh.headDim, qh.layout, spec.pairing, spec.rotaryDim, spec.base,
+      scope.f64In(spec.scaling.block, 'the scaling parameters'), seqLen, gamma, scaleBase, center, pos.offset, idsPtr,
+      pos.perBatch));
   }
 
   function applyMultimodal(q: TensorInput, k: TensorInput | null | undefined, options: RopeMultimodalOptions): void {
@@ -183,17 +163,10 @@ export function ropeFormsApi(heap: Heap) {
     } else {
       pos = { offset: opts.offset === undefined ? 0 : args.finite(fn, 'offset', opts.offset), ids: undefined, perBatch: false };
     }
-    const scope = new HeapScope(heap);
-    try {
-      const scaling = scope.f64In(spec.scaling.block, 'the scaling parameters');
-      const sectionsPtr = scope.f64In(sections, 'mropeSection');
-      const idsPtr = scope.f64In(pos.ids, 'positionIds');
-      inPlace(fn, t, scope, (qPtr, kPtr) => raw.ropeApplyMultimodal(qPtr, qh.heads, kPtr, t.kh?.heads ?? 0, qh.batch,
-        qh.seq, qh.headDim, qh.layout, spec.pairing, spec.rotaryDim, spec.base, scaling, seqLen, sectionsPtr,
-        sections.length, pos.offset, idsPtr, pos.perBatch));
-    } finally {
-      scope.release();
-    }
+    rotateInPlace(heap, fn, t, pos.ids, (qPtr, kPtr, idsPtr, scope) => raw.ropeApplyMultimodal(qPtr, qh.heads, kPtr,
+      t.kh?.heads ?? 0, qh.batch, qh.seq, qh.headDim, qh.layout, spec.pairing, spec.rotaryDim, spec.base,
+      scope.f64In(spec.scaling.block, 'the scaling parameters'), seqLen, scope.f64In(sections, 'mropeSection'),
+      sections.length, pos.offset, idsPtr, pos.perBatch));
   }
 
   return { apply2d, applyXPos, applyMultimodal };

@@ -230,7 +230,7 @@ export function ropeApi(heap: Heap): RopeApi {
         throw error;
       }
       if (expanded) raw.ropeExpandTable(cos, sin, rows * pairs, cos2, sin2);
-      return new RopeCache(heap, { table, cos, sin, cos2, sin2, rows, pairs, rotaryDim: spec.rotaryDim, headDim, pairing: spec.pairing, bytes });
+      return new RopeCache(heap, { table, cos, sin, cos2, sin2, rows, pairs, rotaryDim: spec.rotaryDim, headDim, pairing: spec.pairing });
     } finally {
       scope.release();
     }

@@ -173,10 +173,9 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
     const rows = args.integer(fn, 'maxLength', args.required(fn, opts, 'maxLength'));
     // A fast table is kept as its anchor and offset rows when that is smaller (from ~70 rows on):
     // the same values, a fraction of the memory, and addTo reads far less (posenc/sinusoidal.hpp).
-    const anchoredFloats = p.precision === 1 ? raw.anchoredTableFloats(rows, p.dim) : -1;
+    const anchoredFloats = PRECISIONS[p.precision] === 'fast' ? raw.anchoredTableFloats(rows, p.dim) : -1;
     const anchored = anchoredFloats > 0 && anchoredFloats < rows * p.dim;
-    const bytes = (anchored ? anchoredFloats : rows * p.dim) * 4;
-    const ptr = heap.alloc(bytes, 'the sinusoidal table');
+    const ptr = heap.alloc((anchored ? anchoredFloats : rows * p.dim) * 4, 'the sinusoidal table');
     try {
       heap.check(anchored
         ? raw.anchoredTableBuild(ptr, rows, p.dim, p.base, p.layout)
@@ -185,7 +184,7 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
       heap.free(ptr);
       throw error;
     }
-    return new PositionTable(heap, ptr, rows, p.dim, 'sinusoidal table', bytes, anchored ? 'anchored' : 'rows');
+    return new PositionTable(heap, ptr, rows, p.dim, 'sinusoidal table', anchored ? 'anchored' : 'rows');
   }
 
   return { table, addTo, frequencies, createTable };

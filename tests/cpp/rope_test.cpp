@@ -144,12 +144,14 @@ TEST_CASE("a filled cos/sin table applied by lookup equals direct application", 
     REQUIRE(rope_apply(rot, Positions::list(ids, true), ta).ok());
     REQUIRE(rope_apply_table({cos.data(), sin.data(), rows, 12}, pairing, 24, Positions::list(ids, true), tb).ok());
     CHECK(posenc::test::max_abs_diff(a.data(), b.data(), a.size()) <= 4e-7);
-    if (pairing == Pairing::interleaved) {  // a cache's pre-expanded rows give exactly the same rotation
-      std::vector<float> cos2(rows * 24), sin2(rows * 24);
-      rope_expand_interleaved(cos.data(), sin.data(), rows * 12, cos2.data(), sin2.data());
+    // A cache's pre-expanded rows (interleaved) give exactly the same rotation. The table's own
+    // cos/sin are zeros here, so the rows must come from cos2/sin2.
+    std::vector<float> cos2(rows * 24), sin2(rows * 24), zeros(rows * 12, 0.0f);
+    rope_expand_interleaved(cos.data(), sin.data(), rows * 12, cos2.data(), sin2.data());
+    const RopeTable expanded{zeros.data(), zeros.data(), rows, 12, cos2.data(), sin2.data()};
+    if (pairing == Pairing::interleaved) {
       auto c = random_floats(2 * 5 * 3 * 32, 9);
       const RopeTensors tc{c.data(), 3, nullptr, 0, 2, 5, 32, HeadLayout::bhsd};
-      const RopeTable expanded{cos.data(), sin.data(), rows, 12, cos2.data(), sin2.data()};
       REQUIRE(rope_apply_table(expanded, pairing, 24, Positions::list(ids, true), tc).ok());
       CHECK(posenc::test::max_abs_diff(b.data(), c.data(), b.size()) == 0.0);
     }
@@ -164,11 +166,8 @@ TEST_CASE("a filled cos/sin table applied by lookup equals direct application", 
       REQUIRE(rope_apply_table({cos.data(), sin.data(), rows, 12}, pairing, 24, Positions::range(150), ty).ok());
       CHECK(posenc::test::max_abs_diff(x.data(), y.data(), x.size()) <= 4e-7);
       if (pairing == Pairing::interleaved) {
-        std::vector<float> cos2(rows * 24), sin2(rows * 24);
-        rope_expand_interleaved(cos.data(), sin.data(), rows * 12, cos2.data(), sin2.data());
         auto z = random_floats(2 * 150 * 3 * 32, 10);
         const RopeTensors tz{z.data(), 3, nullptr, 0, 2, 150, 32, layout};
-        const RopeTable expanded{cos.data(), sin.data(), rows, 12, cos2.data(), sin2.data()};
         REQUIRE(rope_apply_table(expanded, pairing, 24, Positions::range(150), tz).ok());
         CHECK(posenc::test::max_abs_diff(y.data(), z.data(), y.size()) == 0.0);
       }

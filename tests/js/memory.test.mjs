@@ -1,8 +1,12 @@
 // Memory behaviour of the copy path: allocations that cannot fit fail with OUT_OF_MEMORY, memory
-// growth between calls does not corrupt results, and the module keeps working.
+// growth between calls does not corrupt results, and the module keeps working; objects report the
+// memory they hold.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
+import createModule from '../../dist/posenc.mjs';
+import { instantiate } from '../../dist/posenc.js';
 import { createPosEnc, throwsPosEnc } from './helpers.mjs';
 
 const pe = await createPosEnc();
@@ -23,4 +27,27 @@ test('results stay right when memory grows between and during calls', () => {
   assert.ok(Math.abs(q[0] - Math.cos(1)) < 1e-7 && Math.abs(q[4] - Math.sin(1)) < 1e-7);
   assert.deepEqual(pe.sinusoidal.table({ length: 4, dim: 8 }).data, before.data);
   cache.dispose();
+});
+
+test("what a RopeCache or learned table reports in .bytes is what it takes from WebAssembly memory", async () => {
+  // In a fresh instance (its own memory), blocks of 1 MiB and more come one after another from the
+  // top of the heap: the gap between a 1 MiB fence tensor allocated before an object and one after
+  // it is the object's block, plus allocator headers and the small temporaries of the call.
+  const fresh = await instantiate(createModule, { wasmBinary: readFileSync(new URL('../../dist/posenc.wasm', import.meta.url)) });
+  const fence = () => fresh.memory.tensor([2 ** 18]);
+  const taken = (make) => {
+    const before = fence();
+    const object = make();
+    const gap = fence().view().byteOffset - before.view().byteOffset - 2 ** 20;
+    assert.ok(gap >= object.bytes && gap <= object.bytes + 64 * 1024, `${object.bytes} bytes reported, ${gap} taken`);
+    return object;
+  };
+  const half = taken(() => fresh.rope.createCache({ rotaryDim: 128, maxPositions: 4096, pairing: 'half' }));
+  const interleaved = taken(() => fresh.rope.createCache({ rotaryDim: 128, maxPositions: 4096, pairing: 'interleaved' }));
+  const learned = taken(() => fresh.learned.createTable({ data: new Float32Array(1000 * 768), dims: [1000, 768] }));
+  assert.deepEqual([half.bytes, interleaved.bytes, learned.bytes], [4096 * 64 * 4 * 2, 4096 * 64 * 4 * 6, 1000 * 768 * 4]);
+  for (const o of [half, interleaved, learned]) {
+    o.dispose();
+    assert.equal(o.bytes, 0);
+  }
 });

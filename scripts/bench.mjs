@@ -1,12 +1,14 @@
 // npm run bench: build what the benchmark needs (the npm package in dist/, the native benchmark),
-// then run the JavaScript/WebAssembly benchmark in one Node process (tests/bench/run.mjs) and the
-// same kernels natively (tests/bench/native_bench.cpp, x86 SIMD) for comparison.
+// then run the JavaScript/WebAssembly benchmark in one Node process (tests/bench/run.mjs; with
+// --browser in headless Chromium instead) and the same kernels natively
+// (tests/bench/native_bench.cpp, x86 SIMD) for comparison.
 //
 //   npm run bench                         everything: tables on stdout, JSON in build/bench/
 //   npm run bench -- --quick              fewer RoPE shapes (1 and 128 tokens)
 //   npm run bench -- --filter rope-half   only cases whose id matches the regular expression
 //   npm run bench -- --json out.json      write the JSON there (the native results go to out.native.json)
 //   npm run bench -- --no-native          skip the native benchmark
+//   npm run bench -- --browser            the wasm cases in headless Chromium (no native run)
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 

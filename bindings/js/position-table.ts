@@ -74,7 +74,7 @@ export class PositionTable {
 
   /**
    * Bytes of WebAssembly memory the table holds (0 once disposed): `rows * dim * 4` for full rows,
-   * much less for a `precision: 'fast'` sinusoidal table, which keeps anchor rows only.
+   * much less for a `precision: 'fast'` sinusoidal table, which keeps anchor and offset rows only.
    */
   get bytes(): number {
     return this.#ptr === 0 ? 0 : this.#bytes;

@@ -1,37 +1,36 @@
-// One hot loop for tests/bench/annotate.sh: runs a posenc call (or a bound) long enough for perf to
-// sample the machine code V8 generated for it.
+// One hot loop for tests/bench/annotate.sh: runs a posenc contender of a bench case (or a bound)
+// long enough for perf to sample the machine code V8 generated for it. The contenders are the
+// bench's own (kernels/*.mjs), so the loop is what the bench times.
 //   node --perf-prof tests/bench/annotate-loop.mjs <loop>
 import { fileURLToPath } from 'node:url';
 
 import { createBounds } from './harness/bounds.mjs';
 import { createMeasuredPosEnc } from './harness/posenc-instance.mjs';
 
-const LOOPS = ['rope-half', 'rope-interleaved', 'sinusoidal-fast-add', 'alibi-bias', 'rmw', 'rot'];
+/** loop -> [kernel module, case id, contender id]; the bounds run over the first RoPE case of 128 tokens. */
+const LOOPS = {
+  'rope-half': ['rope', 'rope-half-128x8x64', 'posenc-cache-wasm'],
+  'rope-interleaved': ['rope', 'rope-interleaved-128x8x64', 'posenc-cache-wasm'],
+  'sinusoidal-fast-add': ['sinusoidal', 'sinusoidal-add-512x768', 'posenc-fast-table-add-wasm'],
+  'alibi-bias': ['alibi', 'alibi-bias-16x128x128', 'posenc-bias-wasm'],
+  rmw: ['rope', 'rope-half-128x8x64', 'bound'],
+  rot: ['rope', 'rope-half-128x8x64', 'bound'],
+};
 const name = process.argv[2];
-if (!LOOPS.includes(name)) {
-  console.error(`usage: annotate-loop.mjs <${LOOPS.join('|')}>`);
+if (!(name in LOOPS)) {
+  console.error(`usage: annotate-loop.mjs <${Object.keys(LOOPS).join('|')}>`);
   process.exit(2);
 }
+const [module, caseId, contenderId] = LOOPS[name];
+const kernels = [(await import(`./kernels/${module}.mjs`)).default].flat();
+const kernel = kernels.find((k) => k.cases({ quick: false }).some((c) => c.id === caseId));
+const c = kernel.cases({ quick: false }).find((x) => x.id === caseId);
 const { pe, memory } = await createMeasuredPosEnc(fileURLToPath(new URL('../..', import.meta.url)));
-const [tokens, heads, dim] = [128, 8, 64]; // the first RoPE case of the bench, 256 KiB: in cache
 let run;
-if (name.startsWith('rope-')) {
-  const pairing = name === 'rope-half' ? 'half' : 'interleaved';
-  const x = pe.memory.tensor([1, tokens, heads, dim], Float32Array.from({ length: tokens * heads * dim }, (_, i) => Math.sin(i)));
-  const cache = pe.rope.createCache({ rotaryDim: dim, maxPositions: tokens, pairing });
-  const opts = { layout: 'bshd' };
-  run = () => cache.apply(x, null, opts);
-} else if (name === 'sinusoidal-fast-add') {
-  const x = pe.memory.tensor([512, 768]);
-  const table = pe.sinusoidal.createTable({ maxLength: 512, dim: 768, precision: 'fast' });
-  run = () => table.addTo(x);
-} else if (name === 'alibi-bias') {
-  const out = pe.memory.tensor([16, 128, 128]); // the bench's 16 x 128 x 128 case, 1 MiB: in cache
-  const opts = { numHeads: 16, qLen: 128, kLen: 128, out };
-  run = () => pe.alibi.bias(opts);
+if (contenderId === 'bound') {
+  run = (await createBounds(pe, memory)).prepare(c.bytes, c.rotRowFloats)[name];
 } else {
-  const bounds = (await createBounds(pe, memory)).prepare(tokens * heads * dim * 4, dim);
-  run = bounds[name];
+  run = (await kernel.contenders.find((k) => k.id === contenderId).prepare(c.params, c.input?.(), { pe })).run;
 }
 const end = performance.now() + 3000;
 while (performance.now() < end) for (let i = 0; i < 100; i++) run();

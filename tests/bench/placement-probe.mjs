@@ -1,21 +1,21 @@
 // Does where a buffer sits in WebAssembly memory change how fast a loop runs over it? The bound
 // loops (harness/bounds.mjs) over two buffers of the same size in posenc's memory: one allocated
 // first, one after 256 MiB more was allocated (and so after the memory grew), timed together the
-// way the bench times a case (harness/timing.mjs, re-warm included). On the VM the README's
-// numbers come from, at 32 MiB: rmw within 3% in the two regions; rot up to 1.3x apart, the faster
-// region changing from run to run (noise, not a slower place). Before the bench re-warmed each
-// sample this probe saw 1.1-1.5x for both, most of it the ramp that ramp-probe.mjs shows. The
-// bench still allocates its bound buffers in posenc's memory, beside the contenders' tensors, so
-// that a bound and a kernel differ only in what they compute.
+// way the bench times a case (harness/timing.mjs). On the VM the README's numbers come from, with
+// `32`: rmw within 3% in the two regions, rot up to 1.3x apart, the faster region changing from
+// run to run (noise, not a slower place). With `32 --no-rewarm` (samples not re-warmed, as the
+// bench was before) both loops can move further apart: most of that is the ramp ramp-probe.mjs
+// shows. The bench allocates its bound buffers in posenc's memory, beside the contenders'
+// tensors, so that a bound and a kernel differ only in what they compute.
 //
-//   node tests/bench/placement-probe.mjs [MiB per buffer, default 4]
+//   node tests/bench/placement-probe.mjs [MiB per buffer, default 4] [--no-rewarm]
 import { fileURLToPath } from 'node:url';
 
 import { createBounds } from './harness/bounds.mjs';
 import { createMeasuredPosEnc } from './harness/posenc-instance.mjs';
 import { measureTogether } from './harness/timing.mjs';
 
-const mib = Number(process.argv[2] ?? 4);
+const mib = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 4);
 const bytes = mib * 2 ** 20;
 const { pe, memory } = await createMeasuredPosEnc(fileURLToPath(new URL('../..', import.meta.url)));
 const bounds = await createBounds(pe, memory);
@@ -28,7 +28,7 @@ const runs = [
   { id: 'rot, first buffer', run: early.rot },
   { id: 'rot, later buffer', run: late.rot },
 ];
-const timed = await measureTogether(runs, { budgetMs: 3000 });
+const timed = await measureTogether(runs, { budgetMs: 3000, ...(process.argv.includes('--no-rewarm') ? { rewarmMaxMs: 0 } : {}) });
 console.log(`${mib} MiB per buffer, medians (WebAssembly memory now ${memory.buffer.byteLength >> 20} MiB):`);
 for (const { id } of runs) console.log(`  ${id}: ${(timed.get(id).median * 1000).toFixed(0)} us`);
 early.dispose();

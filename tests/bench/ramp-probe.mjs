@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 
 import { createBounds } from './harness/bounds.mjs';
 import { createMeasuredPosEnc } from './harness/posenc-instance.mjs';
+import { summarise } from './harness/timing.mjs';
 
 const mib = Number(process.argv[2] ?? 32);
 const bytes = mib * 2 ** 20;
@@ -38,7 +39,6 @@ const ms = (f) => {
   f();
   return performance.now() - t0;
 };
-const median = (s) => [...s].sort((x, y) => x - y)[Math.floor(s.length / 2)];
 for (let i = 0; i < 20; i++) measured.rmw();
 const calls = 8;
 const rounds = 9;
@@ -49,7 +49,7 @@ for (const [label, f] of Object.entries(before)) {
     f();
     for (let c = 0; c < calls; c++) times[c].push(ms(measured.rmw));
   }
-  console.log(`  ${label.padEnd(36)} ${times.map((t) => median(t).toPrecision(3).padStart(6)).join(' ')}`);
+  console.log(`  ${label.padEnd(36)} ${times.map((t) => summarise(t).median.toPrecision(3).padStart(6)).join(' ')}`);
 }
 if (sink < 0) console.log(sink);
 measured.dispose();

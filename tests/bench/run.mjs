@@ -12,16 +12,16 @@
 // beyond the contender's tolerance stops the run. Then all contenders and the bounds are timed
 // together (harness/timing.mjs) and one table per case is printed.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
-import { runBenchInBrowser } from './browser-driver.mjs';
 import { createBounds } from './harness/bounds.mjs';
 import { createMeasuredPosEnc } from './harness/posenc-instance.mjs';
 import { caseTable, summaryTable, targetLines } from './harness/report.mjs';
-import { evaluateTargets, runCase } from './harness/run-case.mjs';
+import { evaluateTargets, posencLabel, runCases } from './harness/run-case.mjs';
+import { kernelNames, loadKernels } from './kernel-modules.mjs';
 import { loadOrt } from './peers/ort.mjs';
 import { loadTf } from './peers/tfjs.mjs';
 
@@ -42,6 +42,7 @@ function parseArgs(argv) {
     else if (a === '--markdown') opts.markdown = value();
     else if (a === '--budget') opts.budget = Number(value());
     else if (a === '--browser') opts.browser = true;
+    else if (a === '--no-native') continue; // scripts/bench.mjs's: this run is the same without it
     else if (a === '--help') {
       console.log('usage: npm run bench -- [--quick] [--filter REGEX] [--json PATH] [--markdown PATH] [--budget MS] [--no-native] [--browser]');
       process.exit(0);
@@ -49,16 +50,6 @@ function parseArgs(argv) {
   }
   opts.json ??= join(ROOT, 'build', 'bench', opts.browser ? 'browser.json' : 'results.json');
   return opts;
-}
-
-async function loadKernels() {
-  const files = readdirSync(join(HERE, 'kernels')).filter((f) => f.endsWith('.mjs')).sort();
-  const kernels = [];
-  for (const f of files) {
-    const m = await import(pathToFileURL(join(HERE, 'kernels', f)).href);
-    kernels.push(...[m.default].flat());
-  }
-  return kernels;
 }
 
 function gitDescribe() {
@@ -81,39 +72,35 @@ async function runInNode(kernels, opts) {
     ...machineMeta(),
     node: process.version,
     v8: process.versions.v8,
-    posenc: `${pe.version} (${pe.simd} -> wasm SIMD)`,
+    posenc: posencLabel(pe),
     tfjs: tf.info ?? tf.error,
     ort: ort.info ?? ort.error,
   };
-  console.log(`posenc bench — ${meta.date}, ${meta.cpu} (${meta.cores} cores), Node ${meta.node}, commit ${meta.commit}`);
-  console.log(`peers: ${meta.tfjs}; ${meta.ort}`);
-  console.log(`load average before: ${meta.loadBefore.map((l) => l.toFixed(2)).join(' ')}\n`);
-  const cases = [];
-  for (const kernel of kernels) {
-    for (const c of kernel.cases({ quick: opts.quick })) {
-      if (opts.filter && !opts.filter.test(c.id)) continue;
-      const result = await runCase(kernel, c, env, opts);
-      cases.push(result);
-      console.log(`${caseTable(result)}\n`);
-      globalThis.gc?.();
-    }
-  }
+  printHeader(meta, `Node ${meta.node}`, `${meta.tfjs}; ${meta.ort}`);
+  const cases = await runCases(kernels, env, opts, (result) => {
+    console.log(`${caseTable(result)}\n`);
+    globalThis.gc?.();
+  });
   return { meta, cases, targets: evaluateTargets(kernels, cases) };
 }
 
 /** The same cases in headless Chromium (browser-driver.mjs): posenc, the JS contenders and the bounds. */
 async function runInBrowser(kernels, opts) {
-  const meta = { ...machineMeta(), browser: 'headless Chromium' };
-  console.log(`posenc bench in the browser — ${meta.date}, ${meta.cpu} (${meta.cores} cores), commit ${meta.commit}`);
-  console.log('peers: the JavaScript contenders; tfjs and onnxruntime-web run in the Node bench only');
-  console.log(`load average before: ${meta.loadBefore.map((l) => l.toFixed(2)).join(' ')}\n`);
-  const files = readdirSync(join(HERE, 'kernels')).filter((f) => f.endsWith('.mjs')).sort().map((f) => f.slice(0, -4));
-  const result = await runBenchInBrowser({ root: ROOT, kernels: files, filter: opts.filter?.source, quick: opts.quick, budget: opts.budget });
+  const meta = machineMeta();
+  printHeader(meta, 'headless Chromium', 'the JavaScript contenders; tfjs and onnxruntime-web run in the Node bench only');
+  const { runBenchInBrowser } = await import('./browser-driver.mjs'); // playwright-core, for this run only
+  const result = await runBenchInBrowser({ root: ROOT, kernels: kernelNames(), filter: opts.filter?.source, quick: opts.quick, budget: opts.budget });
   meta.browser = result.userAgent;
   meta.posenc = result.posenc;
   console.log(`${result.userAgent}\n`);
   for (const c of result.cases) console.log(`${caseTable(c)}\n`);
   return { meta, cases: result.cases, targets: evaluateTargets(kernels, result.cases) };
+}
+
+function printHeader(meta, where, peers) {
+  console.log(`posenc bench — ${meta.date}, ${meta.cpu} (${meta.cores} cores), ${where}, commit ${meta.commit}`);
+  console.log(`peers: ${peers}`);
+  console.log(`load average before: ${meta.loadBefore.map((l) => l.toFixed(2)).join(' ')}\n`);
 }
 
 /** Date, command, commit, machine and load: the part of the metadata both runs share. */

@@ -2,21 +2,19 @@
 //   node tests/bench/summary.mjs [build/bench/results.json] [more.json ...]
 // With more than one file, the tables come from the first, followed by every target result in
 // each run side by side (how far a row moves between runs).
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 import { summaryTable, targetLines, targetsAcrossRuns } from './harness/report.mjs';
+import { loadKernels } from './kernel-modules.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const paths = process.argv.length > 2 ? process.argv.slice(2) : [join(HERE, '..', '..', 'build', 'bench', 'results.json')];
 const path = paths[0];
 const runs = paths.map((p) => JSON.parse(readFileSync(p, 'utf8')));
 const { meta, cases, targets } = runs[0];
-const kernels = [];
-for (const f of readdirSync(join(HERE, 'kernels')).filter((x) => x.endsWith('.mjs')).sort()) {
-  kernels.push(...[(await import(pathToFileURL(join(HERE, 'kernels', f)).href)).default].flat());
-}
+const kernels = await loadKernels();
 console.log(`${meta.command} — ${meta.date}, ${meta.cpu} (${meta.cores} cores), ${meta.browser ?? `Node ${meta.node}`}, commit ${meta.commit}`);
 console.log(`load average ${meta.loadBefore.map((l) => l.toFixed(2)).join(' ')} -> ${meta.loadAfter.map((l) => l.toFixed(2)).join(' ')}; ` +
   `sample spread (IQR/median) median ${Math.round(meta.noise.medianSpread * 100)}%, worst ${Math.round(meta.noise.worstSpread * 100)}%\n`);

@@ -14,11 +14,11 @@ const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run
   '--disable-component-update', '--disable-sync'];
 
 /**
- * Starts the server (the site under `base`) and the browser. `problems` collects console errors/warnings, page errors,
+ * Starts the server (the site under `base`, from `root`: the site's folder by default) and the browser. `problems` collects console errors/warnings, page errors,
  * failed requests and HTTP errors, each as a string; a clean page leaves it empty.
  */
-export async function openBrowser({ base = '/' } = {}) {
-  const { server, url } = await startServer({ port: 0, base });
+export async function openBrowser({ base = '/', root = undefined } = {}) {
+  const { server, url } = await startServer({ port: 0, base, root });
   const profile = mkdtempSync(join(tmpdir(), 'posenc-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',

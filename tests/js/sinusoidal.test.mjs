@@ -134,7 +134,7 @@ test("addTo with precision 'fast' adds exactly the rows of table({ precision: 'f
   }
 });
 
-test("createTable with precision 'fast' keeps anchor rows only: the fast table's values, a fraction of the memory", async () => {
+test("createTable with precision 'fast' keeps anchor and offset rows only: the fast table's values, a fraction of the memory", async () => {
   for (const [maxLength, dim, layout] of [[300, 768, 'interleaved'], [97, 65, 'half'], [71, 7, 'interleaved'], [64, 6, 'half']]) {
     const want = pe.sinusoidal.table({ length: maxLength, dim, layout, precision: 'fast' }).data;
     const table = pe.sinusoidal.createTable({ maxLength, dim, layout, precision: 'fast' });

@@ -198,12 +198,11 @@ export async function createBounds(pe, memory) {
           const keep = x.slice();
           x.set([1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2]);
           rot(b, 64, 32);
-          const y = tb.view().subarray(0, 16);
           const f = Math.fround;
           const lo = f(f(1 * f(0.6)) - f(2 * f(0.8)));
           const hi = f(f(1 * f(0.8)) + f(2 * f(0.6)));
-          const rotated = y.slice(0, 8).every((w) => w === lo) && y.slice(8).every((w) => w === hi);
-          y.set(keep);
+          const rotated = x.slice(0, 8).every((w) => w === lo) && x.slice(8).every((w) => w === hi);
+          x.set(keep);
           return negated && added && restored && rotated;
         },
       };

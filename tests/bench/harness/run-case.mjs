@@ -75,6 +75,25 @@ export async function runCase(kernel, c, env, opts) {
   return { kernel: kernel.id, id: c.id, label: c.label, bytes: c.bytes, params: c.params, rows };
 }
 
+/** Every case of `kernels` (those whose id matches opts.filter; opts.quick for fewer), in order: the results, each also passed to onCase. */
+export async function runCases(kernels, env, opts, onCase) {
+  const cases = [];
+  for (const kernel of kernels) {
+    for (const c of kernel.cases({ quick: opts.quick })) {
+      if (opts.filter && !opts.filter.test(c.id)) continue;
+      const result = await runCase(kernel, c, env, opts);
+      cases.push(result);
+      onCase(result);
+    }
+  }
+  return cases;
+}
+
+/** How the results name the posenc build: its version and the SIMD it was compiled from. */
+export function posencLabel(pe) {
+  return `${pe.version} (${pe.simd} -> wasm SIMD)`;
+}
+
 /** Each kernel's targets over the measured cases: { kernel, text, results: [{ caseId, rowId, value, ok, formatted }] }. */
 export function evaluateTargets(kernels, cases) {
   const out = [];

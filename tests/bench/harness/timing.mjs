@@ -4,13 +4,14 @@
 //
 // Round-robin alone favours whoever runs right after its own data was touched. On the VM the
 // README's numbers come from (2 MiB of L2 per core, a large L3 shared with other tenants), a loop
-// over 32 MiB ran 2-3x slower for its first 4-5 passes after another loop had streamed a different
+// over 32 MiB ran 2-3x slower for its first 3-5 passes after another loop had streamed a different
 // buffer, or after 10 ms of compute-bound code, and only then reached its speed
 // (`node tests/bench/ramp-probe.mjs`). The bounds ran back to back on the same two buffers and were
 // timed at full speed, a contender that followed a JS or tfjs contender at the start of its ramp.
 // So before each sample a runnable now runs untimed until it has made `rewarmCalls` calls and
-// spent `rewarmMs`, or has spent `rewarmMaxMs`: each is timed in its own steady state. A runnable
-// slower than `rewarmMaxMs` per call (a slow peer, compute-bound) is not re-warmed.
+// spent `rewarmMs`, or has spent `rewarmMaxMs` (a sample's worth of calls at a time): each is timed
+// in its own steady state. A runnable slower than `rewarmMaxMs` per call (a slow peer,
+// compute-bound) is not re-warmed; `rewarmMaxMs: 0` turns the re-warm off.
 
 import { performance } from 'node:perf_hooks';
 
@@ -26,14 +27,6 @@ async function timeCalls(r, calls) {
     for (let i = 0; i < calls; i++) r.run();
   }
   return now() - t0;
-}
-
-/** Untimed calls of `r`: until `calls` calls and `ms` spent, or `maxMs` spent; none without `limits`. */
-async function rewarm(r, limits) {
-  if (!limits) return;
-  for (let calls = 0, spent = 0; (calls < limits.calls || spent < limits.ms) && spent < limits.maxMs; calls++) {
-    spent += await timeCalls(r, 1);
-  }
 }
 
 function quantile(sorted, q) {
@@ -77,16 +70,22 @@ export async function measureTogether(runnables, opts = {}) {
     const perCall = spent / calls;
     const callsPerSample = Math.max(1, Math.round(sampleMs / Math.max(perCall, 1e-6)));
     const wanted = perCall > slowMs ? 3 : minSamples;
-    const rewarm = perCall > rewarmMaxMs ? undefined : { calls: rewarmCalls, ms: rewarmMs, maxMs: rewarmMaxMs };
-    state.push({ r, callsPerSample, wanted, rewarm, times: [] });
+    state.push({ r, callsPerSample, wanted, rewarms: perCall <= rewarmMaxMs, times: [] });
   }
+  /** The untimed calls before a sample of s (see above), a sample's worth at a time. */
+  const rewarm = async (s) => {
+    if (!s.rewarms) return;
+    for (let calls = 0, spent = 0; (calls < rewarmCalls || spent < rewarmMs) && spent < rewarmMaxMs; calls += s.callsPerSample) {
+      spent += await timeCalls(s.r, s.callsPerSample);
+    }
+  };
   const t0 = now();
   for (let round = 0; ; round++) {
     const active = state.filter((s) => s.times.length < s.wanted || (now() - t0 < budgetMs && s.times.length < maxSamples && s.wanted !== 3));
     if (active.length === 0) break;
     for (let i = 0; i < active.length; i++) {
       const s = active[(i + round) % active.length];
-      await rewarm(s.r, s.rewarm);
+      await rewarm(s);
       s.times.push((await timeCalls(s.r, s.callsPerSample)) / s.callsPerSample);
     }
   }

@@ -52,7 +52,7 @@ const float32AngleTolerance = (p) => 4 * (p.length - 1) * 2 ** -24 + 4e-6;
 
 /**
  * The whole [length, dim] table written into WebAssembly memory (a WasmTensor passed as `out`): what
- * the table targets measure. (A cached createTable with precision 'fast' keeps anchor rows only,
+ * the table targets measure. (A cached createTable with precision 'fast' keeps anchor and offset rows only,
  * so it would not write these bytes.)
  */
 function tableIntoWasm(id, label, precision) {

@@ -2,7 +2,7 @@
 #include <emscripten/bind.h>
 
 #include "boundary.hpp"
-#include "kernels/kernels.hpp"
+#include "posenc/build_info.hpp"
 
 namespace posenc::bindings {
 namespace {
@@ -20,5 +20,5 @@ std::string last_error_message() { return g_last.message(); }
 
 EMSCRIPTEN_BINDINGS(posenc_module) {
   emscripten::function("lastErrorMessage", &posenc::bindings::last_error_message);
-  emscripten::function("simdArch", +[]() { return std::string(posenc::kernels::simd_arch_name()); });
+  emscripten::function("simdArch", +[]() { return std::string(posenc::simd_arch()); });
 }

@@ -14,8 +14,8 @@
 #include <limits>
 #include <vector>
 
-#include "encodings/checks.hpp"
-#include "encodings/relative_rows.hpp"
+#include "encodings/detail/checks.hpp"
+#include "encodings/detail/relative_rows.hpp"
 #include "kernels/kernels.hpp"
 
 namespace posenc {

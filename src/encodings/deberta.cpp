@@ -12,8 +12,8 @@
 #include <cmath>
 #include <vector>
 
-#include "encodings/checks.hpp"
-#include "encodings/relative_rows.hpp"
+#include "encodings/detail/checks.hpp"
+#include "encodings/detail/relative_rows.hpp"
 
 namespace posenc {
 namespace {

@@ -2,27 +2,23 @@
 // [0, rows) is an error, as in torch's embedding lookup; nothing is clamped or wrapped.
 #include "posenc/learned.hpp"
 
-
-#include "encodings/checks.hpp"
+#include "encodings/detail/table_checks.hpp"
 #include "kernels/kernels.hpp"
 
 namespace posenc {
+namespace {
 
-Status validate(const PositionTable& table) {
-  POSENC_RETURN_IF_ERROR(detail::check_size("table rows", table.rows));
-  POSENC_RETURN_IF_ERROR(detail::check_size("dim", table.dim));
-  if (table.data == nullptr) return detail::invalid("table must not be empty");
-  std::size_t total = 0;
-  return detail::checked_product({table.rows, table.dim}, "table", &total);
-}
-
+/// Every position must be an integer id inside the table: out-of-range ids are errors, never
+/// clamped or wrapped (torch raises an index error there too).
 Status check_position_ids(const PositionTable& table, const Positions& positions, std::size_t batch,
                           std::size_t seq) {
   return detail::check_row_ids(table.rows, positions, batch, seq);
 }
 
+}  // namespace
+
 Status table_lookup(const PositionTable& table, const Positions& positions, std::size_t count, float* out) {
-  POSENC_RETURN_IF_ERROR(validate(table));
+  POSENC_RETURN_IF_ERROR(detail::check_table(table));
   POSENC_RETURN_IF_ERROR(detail::check_size("length", count));
   if (positions.per_batch) return detail::invalid("positionIds must be one list for a lookup, not one per batch row");
   POSENC_RETURN_IF_ERROR(check_position_ids(table, positions, 1, count));
@@ -35,7 +31,7 @@ Status table_lookup(const PositionTable& table, const Positions& positions, std:
 
 Status table_add(const PositionTable& table, const Positions& positions, std::size_t batch, std::size_t seq,
                  float* x) {
-  POSENC_RETURN_IF_ERROR(validate(table));
+  POSENC_RETURN_IF_ERROR(detail::check_table(table));
   POSENC_RETURN_IF_ERROR(detail::check_size("batch", batch));
   POSENC_RETURN_IF_ERROR(detail::check_size("seq", seq));
   std::size_t total = 0;

@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "encodings/angle_rows.hpp"
-#include "encodings/checks.hpp"
-#include "encodings/rope_driver.hpp"
+#include "encodings/detail/angle_rows.hpp"
+#include "encodings/detail/checks.hpp"
+#include "encodings/detail/rope_driver.hpp"
 
 namespace posenc {
 namespace {

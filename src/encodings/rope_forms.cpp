@@ -12,9 +12,9 @@
 #include <cmath>
 #include <string>
 
-#include "encodings/angle_rows.hpp"
-#include "encodings/checks.hpp"
-#include "encodings/rope_driver.hpp"
+#include "encodings/detail/angle_rows.hpp"
+#include "encodings/detail/checks.hpp"
+#include "encodings/detail/rope_driver.hpp"
 #include "kernels/kernels.hpp"
 
 namespace posenc {

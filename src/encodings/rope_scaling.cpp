@@ -21,9 +21,9 @@
 #include <limits>
 #include <string>
 
-#include "encodings/checks.hpp"
-#include "encodings/power_frequencies.hpp"
-#include "encodings/scratch.hpp"
+#include "encodings/detail/checks.hpp"
+#include "encodings/detail/power_frequencies.hpp"
+#include "encodings/detail/scratch.hpp"
 
 namespace posenc {
 namespace {

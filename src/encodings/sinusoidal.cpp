@@ -7,11 +7,11 @@
 #include <cmath>
 #include <vector>
 
-#include "encodings/anchored_rows.hpp"
-#include "encodings/angle_rows.hpp"
-#include "encodings/checks.hpp"
-#include "encodings/power_frequencies.hpp"
-#include "encodings/sinusoid_columns.hpp"
+#include "encodings/detail/anchored_rows.hpp"
+#include "encodings/detail/angle_rows.hpp"
+#include "encodings/detail/checks.hpp"
+#include "encodings/detail/power_frequencies.hpp"
+#include "encodings/detail/sinusoid_columns.hpp"
 #include "kernels/kernels.hpp"
 
 namespace posenc {

@@ -6,10 +6,10 @@
 
 #include <vector>
 
-#include "encodings/anchored_rows.hpp"
-#include "encodings/angle_rows.hpp"
-#include "encodings/checks.hpp"
-#include "encodings/sinusoid_columns.hpp"
+#include "encodings/detail/anchored_rows.hpp"
+#include "encodings/detail/angle_rows.hpp"
+#include "encodings/detail/checks.hpp"
+#include "encodings/detail/sinusoid_columns.hpp"
 #include "kernels/kernels.hpp"
 
 namespace posenc {

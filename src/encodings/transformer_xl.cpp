@@ -8,9 +8,9 @@
 #include <limits>
 #include <vector>
 
-#include "encodings/attention_core.hpp"
-#include "encodings/checks.hpp"
-#include "encodings/relative_rows.hpp"
+#include "encodings/detail/attention_core.hpp"
+#include "encodings/detail/checks.hpp"
+#include "encodings/detail/relative_rows.hpp"
 #include "posenc/sinusoidal.hpp"
 
 namespace posenc {

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "encodings/checks.hpp"
+#include "encodings/detail/table_checks.hpp"
 
 namespace posenc {
 namespace {
@@ -128,7 +128,7 @@ Status vit_interpolated_rows(const VitInterpolation& options, std::size_t* rows)
 }
 
 Status vit_interpolate(const PositionTable& table, const VitInterpolation& options, float* out) {
-  POSENC_RETURN_IF_ERROR(validate(table));
+  POSENC_RETURN_IF_ERROR(detail::check_table(table));
   POSENC_RETURN_IF_ERROR(check_grid("gridSize", options.grid));
   POSENC_RETURN_IF_ERROR(check_grid("newGridSize", options.new_grid));
   const std::size_t prefix = options.num_prefix_tokens;

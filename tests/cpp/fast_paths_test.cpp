@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "encodings/angle_rows.hpp"
-#include "encodings/scratch.hpp"
+#include "encodings/detail/angle_rows.hpp"
+#include "encodings/detail/scratch.hpp"
 #include "posenc/rope.hpp"
 #include "posenc/rope_scaling.hpp"
 

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { createPosEnc, randomFloats } from './helpers.mjs';
 
 const pe = await createPosEnc();
-const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const cli = fileURLToPath(new URL('../../dist/cli/cli.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'posenc-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -15,15 +15,8 @@ struct PositionTable {
   std::size_t dim = 0;
 };
 
-/// Checks the table view: rows >= 1, dim >= 1, data present.
-Status validate(const PositionTable& table);
-
-/// Checks that every position is an integer id inside the table, i.e. in [0, rows).
-/// Out-of-range ids are errors, never clamped or wrapped (torch raises an index error there too).
-Status check_position_ids(const PositionTable& table, const Positions& positions, std::size_t batch,
-                          std::size_t seq);
-
-/// Gathers rows: out[t, :] = table[position(t), :] for t < count ([count, dim]).
+/// Gathers rows: out[t, :] = table[position(t), :] for t < count ([count, dim]). Every position must
+/// be an integer id in [0, rows): an id outside is an OUT_OF_RANGE error, never clamped or wrapped.
 Status table_lookup(const PositionTable& table, const Positions& positions, std::size_t count, float* out);
 
 /// Adds rows in place: x[b, s, :] += table[position(b, s), :] for x of shape [batch, seq, dim].

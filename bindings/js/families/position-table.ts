@@ -1,0 +1,152 @@
+// PositionTable: a [rows, dim] table kept in WebAssembly memory for repeated lookups and adds.
+// Used for uploaded learned tables and for cached sinusoidal tables. Its storage is either the full
+// rows or, for fast sinusoidal tables, the compact anchored form (posenc/sinusoidal.hpp); both
+// answer the same calls through bindings of the same shape.
+import * as args from '../runtime/args.js';
+import type { PositionIdsInput, Tensor, TensorInput } from '../runtime/args.js';
+import { PosEncError } from '../runtime/errors.js';
+import { HeapObject } from '../runtime/disposable.js';
+import type { Heap } from '../runtime/heap.js';
+import { batchSeqDim, positionCount, positionsOf } from '../runtime/positions.js';
+import { HeapScope } from '../runtime/scope.js';
+import type { Ptr, RawModule } from '../runtime/raw-module.js';
+
+/** @internal How a table's storage is read: full rows (tableLookup/tableAdd) or anchored rows. */
+export type TableStorage = 'rows' | 'anchored';
+
+function storageOps(raw: RawModule, storage: TableStorage) {
+  return storage === 'rows'
+    ? { lookup: raw.tableLookup, add: raw.tableAdd }
+    : { lookup: raw.anchoredTableLookup, add: raw.anchoredTableAdd };
+}
+type StorageOps = ReturnType<typeof storageOps>;
+
+/** Options that select positions: a contiguous range starting at `offset`, or explicit ids. */
+export interface TablePositionOptions {
+  /** Position of the first token (default 0). Ignored when `positionIds` is given. */
+  offset?: number;
+  /** One id per token (`[seq]`) or per token of each batch row (`[batch, seq]`). */
+  positionIds?: PositionIdsInput;
+}
+
+/** Options of {@link PositionTable.lookup}. */
+export interface TableLookupOptions extends TablePositionOptions {
+  /** Number of consecutive positions to gather from `offset` (not with `positionIds`). */
+  length?: number;
+}
+
+/** Options of {@link PositionTable.addTo}. */
+export interface TableAddOptions extends TablePositionOptions {
+  /** Shape of `x` when it is a bare Float32Array: `[seq, dim]` or `[batch, seq, dim]`. */
+  dims?: readonly number[];
+}
+
+/**
+ * A position table held in WebAssembly memory, so repeated calls copy only the tensors they touch.
+ * Call {@link PositionTable.dispose} when done; later calls then throw `DISPOSED`.
+ */
+export class PositionTable extends HeapObject {
+  /** Number of positions (rows). */
+  readonly rows: number;
+  /** Width of each row. */
+  readonly dim: number;
+  #name: string;
+  #storage: TableStorage;
+  #ops: StorageOps;
+  #bytes: number;
+
+  /** @internal Use `pe.learned.createTable` or `pe.sinusoidal.createTable`. */
+  constructor(heap: Heap, ptr: Ptr, rows: number, dim: number, name: string, storage: TableStorage = 'rows') {
+    super(heap, ptr, 'the table');
+    this.rows = rows;
+    this.dim = dim;
+    this.#name = name;
+    this.#bytes = (storage === 'rows' ? rows * dim : heap.raw.anchoredTableFloats(rows, dim)) * 4;
+    this.#storage = storage;
+    this.#ops = storageOps(heap.raw, storage);
+  }
+
+  /**
+   * Bytes of WebAssembly memory the table holds (0 once disposed): `rows * dim * 4` for full rows,
+   * much less for a `precision: 'fast'` sinusoidal table, which keeps anchor and offset rows only.
+   */
+  get bytes(): number {
+    return this.disposed ? 0 : this.#bytes;
+  }
+
+  /** Gathers rows: `[n, dim]` for `length` positions from `offset`, or for `positionIds`. */
+  lookup(options: TableLookupOptions): Tensor {
+    const fn = `${this.#name}.lookup`;
+    const opts = args.options(fn, options, ['length', 'offset', 'positionIds']);
+    const table = this.live(fn);
+    return lookupRows(this.heap, fn, opts, table, this.rows, this.dim, this.#ops.lookup);
+  }
+
+  /** Adds rows to `x` (`[seq, dim]` or `[batch, seq, dim]`) in place and returns `x`'s data. */
+  addTo(x: TensorInput, options?: TableAddOptions): Float32Array {
+    const fn = `${this.#name}.addTo`;
+    const opts = args.options(fn, options, ['dims', 'offset', 'positionIds'], true);
+    const table = this.live(fn);
+    return addRows(this.heap, fn, x, opts, table, this.rows, this.dim, this.#ops.add);
+  }
+
+  /** A copy of the whole table, `[rows, dim]`. */
+  toTensor(): Tensor {
+    const fn = `${this.#name}.toTensor`;
+    const table = this.live(fn);
+    if (this.#storage === 'anchored') return lookupRows(this.heap, fn, { length: this.rows }, table, this.rows, this.dim, this.#ops.lookup);
+    return { data: this.heap.f32(table, this.rows * this.dim).slice(), dims: [this.rows, this.dim] };
+  }
+}
+
+/** Gathers table rows already in wasm memory. */
+export function lookupRows(
+  heap: Heap, fn: string, opts: Record<string, unknown>, table: Ptr, rows: number, dim: number,
+  lookup: RawModule['tableLookup'] = heap.raw.tableLookup,
+): Tensor {
+  const scope = new HeapScope(heap);
+  try {
+    let count: number;
+    let ids: Float64Array | undefined;
+    let offset = 0;
+    if (opts.positionIds !== undefined) {
+      if (opts.length !== undefined) {
+        throw new PosEncError('INVALID_ARGUMENT', `${fn}: give either length (with offset) or positionIds, not both`);
+      }
+      ids = args.positionIds(fn, opts.positionIds, 1, positionCount(opts.positionIds)).ids;
+      count = ids.length;
+    } else {
+      count = args.integer(fn, 'length', args.required(fn, opts, 'length'));
+      offset = opts.offset === undefined ? 0 : args.finite(fn, 'offset', opts.offset);
+    }
+    const out = scope.alloc(count * dim * 4, `${fn} output`);
+    const idsPtr = scope.f64In(ids, 'positionIds');
+    heap.check(lookup(table, rows, dim, out, count, offset, idsPtr), fn);
+    return { data: heap.f32(out, count * dim).slice(), dims: [count, dim] };
+  } finally {
+    scope.release();
+  }
+}
+
+/** Adds table rows (already in wasm memory) to x in place. */
+export function addRows(
+  heap: Heap, fn: string, x: TensorInput, opts: Record<string, unknown>, table: Ptr, rows: number, dim: number,
+  add: RawModule['tableAdd'] = heap.raw.tableAdd,
+): Float32Array {
+  const t = args.tensor(fn, 'x', x, opts.dims);
+  const [batch, seq, width] = batchSeqDim(fn, t.dims);
+  if (width !== dim) {
+    throw new PosEncError('SHAPE_MISMATCH', `${fn}: x has rows of ${width} values but the table has dim ${dim}`);
+  }
+  const scope = new HeapScope(heap);
+  try {
+    const pos = positionsOf(fn, opts, batch, seq);
+    const xPtr = scope.tensorIn(t, 'x');
+    const idsPtr = scope.f64In(pos.ids, 'positionIds');
+    heap.check(add(table, rows, dim, xPtr, batch, seq, pos.offset, idsPtr, pos.perBatch), fn);
+    scope.tensorOut(t, xPtr);
+    return t.data;
+  } finally {
+    scope.release();
+  }
+}

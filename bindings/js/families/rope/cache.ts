@@ -1,0 +1,100 @@
+// RopeCache: cos/sin rows for positions 0..maxPositions-1 kept in WebAssembly memory, so repeated
+// rotations (a decoding loop) skip the trigonometry.
+import * as args from '../../runtime/args.js';
+import type { Tensor, TensorInput } from '../../runtime/args.js';
+import { PosEncError } from '../../runtime/errors.js';
+import { HeapObject } from '../../runtime/disposable.js';
+import type { Heap } from '../../runtime/heap.js';
+import type { Ptr } from '../../runtime/raw-module.js';
+import { positionsOf } from '../../runtime/positions.js';
+import { qkOf, rotateInPlace } from './shapes.js';
+import type { RopeTensorOptions } from './shapes.js';
+
+/**
+ * Options of {@link RopeCache.apply}: the tensors' shapes and positions, as for `rope.apply`
+ * (positions must be integers inside the cache).
+ */
+export type RopeCacheApplyOptions = RopeTensorOptions;
+
+/** @internal */
+export interface RopeCacheState {
+  table: Ptr;
+  cos: Ptr;
+  sin: Ptr;
+  /** Expanded rows for the interleaved pairing (0 for half). */
+  cos2: Ptr;
+  sin2: Ptr;
+  rows: number;
+  pairs: number;
+  rotaryDim: number;
+  headDim: number | undefined;
+  pairing: number;
+}
+
+
+/**
+ * Precomputed RoPE cos/sin for positions 0..maxPositions-1 (attention factor included).
+ * Positions passed to {@link RopeCache.apply} must be integers in that range (`OUT_OF_RANGE`
+ * otherwise). Call {@link RopeCache.dispose} when done.
+ */
+export class RopeCache extends HeapObject {
+  /** Number of cached positions. */
+  readonly maxPositions: number;
+  /** Rotated lanes per head. */
+  readonly rotaryDim: number;
+  #s: RopeCacheState;
+
+  /** @internal Use `pe.rope.createCache`. */
+  constructor(heap: Heap, state: RopeCacheState) {
+    super(heap, state.table, 'the cache');
+    this.#s = state;
+    this.maxPositions = state.rows;
+    this.rotaryDim = state.rotaryDim;
+  }
+
+  /**
+   * Bytes of WebAssembly memory the cache holds (0 once disposed): `maxPositions * rotaryDim * 4`
+   * for the half pairing, three times that for the interleaved one (which also keeps its rows
+   * expanded).
+   */
+  get bytes(): number {
+    const s = this.#s;  // the block at s.table: cos and sin rows, then cos2 and sin2 at twice the width
+    return this.disposed ? 0 : s.rows * s.pairs * 4 * (s.cos2 === 0 ? 2 : 6);
+  }
+
+  /** Rotates q and (unless null) k in place using the cached rows. */
+  apply(q: TensorInput, k: TensorInput | null | undefined, options: RopeCacheApplyOptions): void {
+    const fn = 'RopeCache.apply';
+    const opts = args.options(fn, options, ['layout', 'dims', 'kDims', 'numHeads', 'offset', 'positionIds']);
+    const s = this.#live(fn);
+    const heap = this.heap;
+    const qk = qkOf(fn, q, k, opts);
+    const { qh, kh } = qk;
+    if (s.headDim !== undefined && s.headDim !== qh.headDim) {
+      throw new PosEncError('SHAPE_MISMATCH', `${fn}: the cache was built for headDim ${s.headDim}, q has head size ${qh.headDim}`);
+    }
+    const pos = positionsOf(fn, opts, qh.batch, qh.seq);
+    rotateInPlace(heap, fn, qk, pos.ids, (qPtr, kPtr, idsPtr) =>
+      heap.raw.ropeApplyTable(s.cos, s.sin, s.cos2, s.sin2, s.rows, s.pairs, s.pairing, s.rotaryDim, qPtr, qh.heads,
+        kPtr, kh?.heads ?? 0, qh.batch, qh.seq, qh.headDim, qh.layout, pos.offset, idsPtr, pos.perBatch));
+  }
+
+  /**
+   * Copies of the cached rows, `[maxPositions, rotaryDim/2]` each: exactly the `cos_cache` and
+   * `sin_cache` inputs of the ONNX RotaryEmbedding operator.
+   */
+  toTensors(): { cos: Tensor; sin: Tensor } {
+    const s = this.#live('RopeCache.toTensors');
+    const n = s.rows * s.pairs;
+    const dims = [s.rows, s.pairs];
+    return {
+      cos: { data: this.heap.f32(s.cos, n).slice(), dims: dims.slice() },
+      sin: { data: this.heap.f32(s.sin, n).slice(), dims },
+    };
+  }
+
+  #live(fn: string): RopeCacheState {
+    this.live(fn); // DISPOSED once disposed
+    return this.#s;
+  }
+}

@@ -1,0 +1,284 @@
+// Rotary position embedding (Su et al. 2021, RoFormer): in-place rotation of q/k lane pairs by
+// position * frequency, with the scaling variants of rope-spec.ts. Frequencies, angles and their
+// cos/sin are computed in double precision in the C++ core (src/encodings/rope.cpp and
+// rope_scaling.cpp); this file resolves shapes and options and moves the data.
+import * as args from '../../runtime/args.js';
+import type { PositionIdsInput, Tensor, TensorInput } from '../../runtime/args.js';
+import { PosEncError } from '../../runtime/errors.js';
+import { Heap } from '../../runtime/heap.js';
+import { HeapScope } from '../../runtime/scope.js';
+import { positionCount, positionsOf } from '../../runtime/positions.js';
+import { RopeCache } from './cache.js';
+import { fromConfig } from './config.js';
+import type { RopeConfigOptions, RopeModelSpec } from './config.js';
+import { ropeFormsApi } from './forms.js';
+import type { Rope2dOptions, RopeMultimodalOptions, RopeXPosOptions } from './forms.js';
+import { qHeads, qkOf, rotateInPlace } from './shapes.js';
+import type { RopeTensorOptions } from './shapes.js';
+import { frequencyBlockLength, PAIRINGS, readFrequencies, resolveSpec, SPEC_KEYS, seqLenOf } from './spec.js';
+import type { ResolvedSpec, RopeFrequencies, RopeSpec } from './spec.js';
+
+export type { HeadLayout, RopeTensorOptions } from './shapes.js';
+export { RopeCache } from './cache.js';
+export type { RopeCacheApplyOptions } from './cache.js';
+export { PAIRINGS } from './spec.js';
+export type {
+  DefaultRopeScaling, DynamicRopeScaling, LinearRopeScaling, Llama3Band, Llama3RopeScaling, LongRopeScaling, NtkRopeScaling,
+  RopeFrequencies, RopePairing, RopeScaling, RopeScalingType, RopeSpec, YarnRopeScaling,
+} from './spec.js';
+export type { Rope2dOptions, RopeMultimodalOptions, RopeXPosOptions } from './forms.js';
+export type { RopeConfigOptions, RopeModelSpec } from './config.js';
+
+/** Options of {@link RopeApi.apply}. */
+export interface RopeApplyOptions extends RopeSpec, RopeTensorOptions {
+  /**
+   * The current sequence length, read by `dynamic` and `longrope` scaling. Default: max(position) + 1
+   * over the call's tokens, as Hugging Face's forward derives it from `position_ids`.
+   */
+  seqLen?: number;
+}
+
+/** Options of {@link RopeApi.frequencies} and {@link RopeApi.angles}. */
+export interface RopeLengthOptions {
+  /**
+   * The current sequence length (`dynamic`, `longrope`). `frequencies` without it: as at model load
+   * in Hugging Face (dynamic NTK unscaled, LongRoPE short list); `angles` without it: max(positionIds) + 1.
+   */
+  seqLen?: number;
+}
+
+/** Options of {@link RopeApi.createCache}. */
+export interface RopeCacheOptions extends RopeSpec {
+  /** Positions to precompute: 0..maxPositions-1. */
+  maxPositions: number;
+  /** The current length for `dynamic`/`longrope` scaling (default maxPositions). */
+  seqLen?: number;
+}
+
+/** A float64 result: row-major data and its dims. */
+export interface Float64Tensor {
+  data: Float64Array;
+  dims: number[];
+}
+
+/** Options of {@link RopeApi.rotaryEmbedding}, named after the ONNX RotaryEmbedding attributes. */
+export interface RotaryEmbeddingOptions {
+  /** `[batch, seq]` row ids into the caches; without them the caches are `[batch, seq, rotaryDim/2]`. */
+  positionIds?: PositionIdsInput;
+  /** Adjacent-pair rotation (ONNX `interleaved = 1`); default false (half pairing). */
+  interleaved?: boolean | 0 | 1;
+  /** Rotated lanes per head; 0 or absent means the whole head. */
+  rotaryEmbeddingDim?: number;
+  /** Heads in a 3-D `[batch, seq, hidden]` input (required for it). */
+  numHeads?: number;
+  /** Shapes when the arguments are bare Float32Arrays. */
+  dims?: readonly number[];
+  cosDims?: readonly number[];
+  sinDims?: readonly number[];
+}
+
+/** Rotary position embedding: `pe.rope`. */
+export interface RopeApi {
+  /**
+   * Rotates q and (unless null) k in place, in one call. Both keep their shapes. With `scaling`,
+   * the scaled frequencies are used and the attention factor multiplies the rotated lanes.
+   */
+  apply(q: TensorInput, k: TensorInput | null | undefined, options: RopeApplyOptions): void;
+  /** The inverse frequencies, attention factor and variant diagnostics (ENCODINGS.md 8.11) the spec defines. */
+  frequencies(spec: RopeSpec & RopeLengthOptions, options?: RopeLengthOptions): RopeFrequencies;
+  /** The rotation angles position * invFreq in float64, `[positions, rotaryDim/2]`. */
+  angles(spec: RopeSpec & RopeLengthOptions, positionIds: PositionIdsInput, options?: RopeLengthOptions): Float64Tensor;
+  /** Precomputes cos/sin (attention factor included) for positions 0..maxPositions-1 in WebAssembly memory, for repeated calls. */
+  createCache(options: RopeCacheOptions): RopeCache;
+  /**
+   * The ONNX RotaryEmbedding operator (opset 23): rotates `x` with the given cos/sin caches (used
+   * as given) and returns a new tensor. 4-D `x` is `[batch, heads, seq, headDim]`; 3-D is `[batch, seq, hidden]` with `numHeads`.
+   */
+  rotaryEmbedding(x: TensorInput, cosCache: TensorInput, sinCache: TensorInput, options?: RotaryEmbeddingOptions): Tensor;
+  /**
+   * 2-D axial RoPE for image patches (lucidrains order): lanes [0, rotaryDim/2) rotate by the
+   * row, [rotaryDim/2, rotaryDim) by the column, adjacent pairs inside each block; in place.
+   */
+  apply2d(q: TensorInput, k: TensorInput | null | undefined, options: Rope2dOptions): void;
+  /** xPos (Sun et al. 2022): RoPE plus a per-pair scale zeta^((m-c)/B) on queries and its inverse on keys; in place. */
+  applyXPos(q: TensorInput, k: TensorInput | null | undefined, options: RopeXPosOptions): void;
+  /** Qwen2-VL M-RoPE: pair sections (`mropeSection`) rotated by temporal, height and width ids `[3, batch, seq]`; in place. */
+  applyMultimodal(q: TensorInput, k: TensorInput | null | undefined, options: RopeMultimodalOptions): void;
+  /** The RoPE spec of a model from its Hugging Face `config.json` (object or JSON text). Throws `INVALID_CONFIG` naming the field. */
+  fromConfig(config: object | string, options?: RopeConfigOptions): RopeModelSpec;
+}
+
+const APPLY_OPTIONS = [...SPEC_KEYS, 'layout', 'dims', 'kDims', 'numHeads', 'offset', 'positionIds', 'seqLen', 'mropeSection'];
+
+/** M-RoPE specs (from fromConfig) need their own entry point: refuse them instead of ignoring the sections. */
+export function refuseMrope(fn: string, opts: Record<string, unknown>): void {
+  if (opts.mropeSection !== undefined) {
+    throw new PosEncError('INVALID_ARGUMENT', `${fn}: mropeSection (Qwen2-VL M-RoPE) needs pe.rope.applyMultimodal with [3, batch, seq] positionIds`);
+  }
+}
+
+export function ropeApi(heap: Heap): RopeApi {
+  const raw = heap.raw;
+
+  /** Writes the scaling block (if any) into the scope; returns its address or 0. */
+  function scalingIn(spec: ResolvedSpec, scope: HeapScope): number {
+    return scope.f64In(spec.scaling.block, 'the scaling parameters');
+  }
+
+  /** Computes the frequencies of `spec` into the scope; returns their address and the attention factor. */
+  function frequencyBlock(fn: string, spec: ResolvedSpec, seqLen: number, scope: HeapScope) {
+    const pairs = Math.floor(spec.rotaryDim / 2);
+    const ptr = scope.alloc(frequencyBlockLength(pairs) * 8, 'inverse frequencies');
+    heap.check(raw.ropeFrequencies(spec.rotaryDim, spec.base, scalingIn(spec, scope), seqLen, ptr), fn);
+    return { ptr, attentionFactor: heap.f64(ptr + pairs * 8, 1)[0]! };
+  }
+
+  /** seqLen from `options` or (as a convenience) from the spec object, not both. */
+  function lengthOf(fn: string, spec: Record<string, unknown>, options: unknown): number {
+    const opts = args.options(fn, options, ['seqLen'], true);
+    if (spec.seqLen !== undefined && opts.seqLen !== undefined) {
+      throw new PosEncError('INVALID_ARGUMENT', `${fn}: give seqLen once, in the spec or in the options`);
+    }
+    return seqLenOf(fn, opts.seqLen ?? spec.seqLen);
+  }
+
+  function apply(q: TensorInput, k: TensorInput | null | undefined, options: RopeApplyOptions): void {
+    const fn = 'rope.apply';
+    const opts = args.options(fn, options, APPLY_OPTIONS);
+    refuseMrope(fn, opts);
+    const qk = qkOf(fn, q, k, opts);
+    const { qh, kh } = qk;
+    const spec = resolveSpec(fn, opts, qh.headDim);
+    const seqLen = seqLenOf(fn, opts.seqLen);
+    const pos = positionsOf(fn, opts, qh.batch, qh.seq);
+    rotateInPlace(heap, fn, qk, pos.ids, (qPtr, kPtr, idsPtr, scope) =>
+      raw.ropeApply(qPtr, qh.heads, kPtr, kh?.heads ?? 0, qh.batch, qh.seq, qh.headDim, qh.layout, spec.pairing,
+        spec.rotaryDim, spec.base, scalingIn(spec, scope), seqLen, pos.offset, idsPtr, pos.perBatch));
+  }
+
+  function frequencies(spec: RopeSpec & RopeLengthOptions, options?: RopeLengthOptions): RopeFrequencies {
+    const fn = 'rope.frequencies';
+    const opts = args.options(fn, spec, [...SPEC_KEYS, 'seqLen', 'mropeSection']);
+    const seqLen = lengthOf(fn, opts, options);
+    const resolved = resolveSpec(fn, opts, undefined);
+    const scope = new HeapScope(heap);
+    try {
+      const freq = frequencyBlock(fn, resolved, seqLen, scope);
+      return readFrequencies(heap, freq.ptr, resolved.rotaryDim / 2, resolved.scaling);
+    } finally {
+      scope.release();
+    }
+  }
+
+  function angles(spec: RopeSpec & RopeLengthOptions, positionIds: PositionIdsInput, options?: RopeLengthOptions): Float64Tensor {
+    const fn = 'rope.angles';
+    const opts = args.options(fn, spec, [...SPEC_KEYS, 'seqLen', 'mropeSection']);
+    refuseMrope(fn, opts);
+    const seqLen = lengthOf(fn, opts, options);
+    const resolved = resolveSpec(fn, opts, undefined);
+    const count = positionCount(positionIds);
+    const ids = args.positionIds(fn, positionIds, 1, Math.max(count, 1)).ids;
+    const pairs = resolved.rotaryDim / 2;
+    const scope = new HeapScope(heap);
+    try {
+      const idsPtr = scope.f64In(ids, 'positionIds');
+      const out = scope.alloc(ids.length * Math.max(pairs, 1) * 8, 'the angles');
+      heap.check(raw.ropeAngles(resolved.rotaryDim, resolved.base, scalingIn(resolved, scope), seqLen, idsPtr, ids.length, out), fn);
+      return { data: heap.f64(out, ids.length * pairs).slice(), dims: [ids.length, pairs] };
+    } finally {
+      scope.release();
+    }
+  }
+
+  function createCache(options: RopeCacheOptions): RopeCache {
+    const fn = 'rope.createCache';
+    const opts = args.options(fn, options, [...SPEC_KEYS, 'maxPositions', 'seqLen', 'mropeSection']);
+    refuseMrope(fn, opts);
+    const spec = resolveSpec(fn, opts, undefined);
+    const headDim = opts.headDim === undefined ? undefined : args.integer(fn, 'headDim', opts.headDim);
+    const rows = args.integer(fn, 'maxPositions', args.required(fn, opts, 'maxPositions'));
+    const seqLen = opts.seqLen === undefined ? rows : seqLenOf(fn, opts.seqLen);
+    const scope = new HeapScope(heap);
+    try {
+      const freq = frequencyBlock(fn, spec, seqLen, scope);
+      const pairs = spec.rotaryDim / 2;
+      // The interleaved pairing rotates with expanded rows ([c c], [-s s] per pair): a cache keeps
+      // them too (3x the memory) so that no call expands its tokens' rows again.
+      const expanded = PAIRINGS[spec.pairing] === 'interleaved';
+      const block = rows * pairs * 4;
+      const bytes = (expanded ? 6 : 2) * block;
+      const table = heap.alloc(bytes, 'the cos/sin cache');
+      const cos = table;
+      const sin = table + block;
+      const cos2 = expanded ? table + 2 * block : 0;
+      const sin2 = expanded ? table + 4 * block : 0;
+      try {
+        heap.check(raw.ropeFillTable(spec.rotaryDim, freq.ptr, freq.attentionFactor, rows, cos, sin), fn);
+      } catch (error) {
+        heap.free(table);
+        throw error;
+      }
+      if (expanded) raw.ropeExpandTable(cos, sin, rows * pairs, cos2, sin2);
+      return new RopeCache(heap, { table, cos, sin, cos2, sin2, rows, pairs, rotaryDim: spec.rotaryDim, headDim, pairing: spec.pairing });
+    } finally {
+      scope.release();
+    }
+  }
+
+  function rotaryEmbedding(x: TensorInput, cosCache: TensorInput, sinCache: TensorInput, options?: RotaryEmbeddingOptions): Tensor {
+    const fn = 'rope.rotaryEmbedding';
+    const opts = args.options(fn, options, ['positionIds', 'interleaved', 'rotaryEmbeddingDim', 'numHeads', 'dims', 'cosDims', 'sinDims'], true);
+    const xt = args.tensor(fn, 'x', x, opts.dims);
+    const cos = args.tensor(fn, 'cosCache', cosCache, opts.cosDims, 'cosDims');
+    const sin = args.tensor(fn, 'sinCache', sinCache, opts.sinDims, 'sinDims');
+    if (xt.dims.length !== 3 && xt.dims.length !== 4) {
+      throw new PosEncError('SHAPE_MISMATCH', `${fn}: x must be 4-D [batch, heads, seq, headDim] or 3-D [batch, seq, hidden], got [${xt.dims.join(', ')}]`);
+    }
+    const h = qHeads(fn, xt, xt.dims.length === 4 ? 'bhsd' : undefined, opts.numHeads);
+    const interleaved = opts.interleaved === undefined ? 0 : interleavedFlag(fn, opts.interleaved);
+    const r = opts.rotaryEmbeddingDim === undefined ? 0 : args.integer(fn, 'rotaryEmbeddingDim', opts.rotaryEmbeddingDim, 0);
+    const rotaryDim = r === 0 ? h.headDim : r;
+    if (cos.dims.join() !== sin.dims.join()) {
+      throw new PosEncError('SHAPE_MISMATCH', `${fn}: cosCache dims [${cos.dims.join(', ')}] and sinCache dims [${sin.dims.join(', ')}] differ`);
+    }
+    const pairs = cos.dims[cos.dims.length - 1]!;
+    let rows: number;
+    let pos: { offset: number; ids: Float64Array | undefined; perBatch: boolean };
+    if (opts.positionIds !== undefined) {
+      if (cos.dims.length !== 2) {
+        throw new PosEncError('SHAPE_MISMATCH', `${fn}: with positionIds the caches must be [maxPositions, rotaryDim/2], got [${cos.dims.join(', ')}]`);
+      }
+      rows = cos.dims[0]!;
+      pos = positionsOf(fn, { positionIds: opts.positionIds }, h.batch, h.seq);
+    } else {
+      if (cos.dims.length !== 3 || cos.dims[0] !== h.batch || cos.dims[1] !== h.seq) {
+        throw new PosEncError('SHAPE_MISMATCH', `${fn}: without positionIds the caches must be [batch, seq, rotaryDim/2] = [${h.batch}, ${h.seq}, ${rotaryDim / 2}], got [${cos.dims.join(', ')}]`);
+      }
+      rows = h.batch * h.seq;
+      pos = { offset: 0, ids: Float64Array.from({ length: rows }, (_, i) => i), perBatch: true };
+    }
+    const scope = new HeapScope(heap);
+    try {
+      const xPtr = scope.tensorCopy(xt, 'x'); // returns a new tensor: x itself stays as it is
+      const cosPtr = scope.tensorIn(cos, 'cosCache');
+      const sinPtr = scope.tensorIn(sin, 'sinCache');
+      const idsPtr = scope.f64In(pos.ids, 'positionIds');
+      heap.check(
+        raw.ropeApplyTable(cosPtr, sinPtr, 0, 0, rows, pairs, interleaved, rotaryDim, xPtr, h.heads, 0, 0, h.batch, h.seq,
+          h.headDim, h.layout, pos.offset, idsPtr, pos.perBatch),
+        fn,
+      );
+      return { data: heap.f32(xPtr, xt.size).slice(), dims: xt.dims.slice() };
+    } finally {
+      scope.release();
+    }
+  }
+
+  return { apply, frequencies, angles, createCache, rotaryEmbedding, ...ropeFormsApi(heap), fromConfig };
+}
+
+function interleavedFlag(fn: string, value: unknown): number {
+  if (value === true || value === 1) return 1;
+  if (value === false || value === 0) return 0;
+  throw new PosEncError('INVALID_ARGUMENT', `${fn}: interleaved must be true/false or 1/0, got ${args.describe(value)}`);
+}

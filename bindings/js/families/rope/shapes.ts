@@ -1,0 +1,143 @@
+// Shape resolution for RoPE calls: q/k tensors of rank 2, 3 or 4 -> batch, seq, heads, headDim, layout.
+import * as args from '../../runtime/args.js';
+import type { PositionIdsInput, TensorArg } from '../../runtime/args.js';
+import { PosEncError } from '../../runtime/errors.js';
+import { Heap } from '../../runtime/heap.js';
+import { HeapScope } from '../../runtime/scope.js';
+import type { Ptr } from '../../runtime/raw-module.js';
+
+/** Memory order of a 4-D q/k tensor: `'bshd'` = [batch, seq, heads, headDim], `'bhsd'` = [batch, heads, seq, headDim]. */
+export type HeadLayout = 'bshd' | 'bhsd';
+export const HEAD_LAYOUTS: readonly HeadLayout[] = ['bshd', 'bhsd'];
+
+/** The shapes and positions of q and k in a RoPE call (`rope.apply`, `RopeCache.apply`, the other forms). */
+export interface RopeTensorOptions {
+  /** Memory order of 4-D q/k (required for them): `'bshd'` or `'bhsd'`. */
+  layout?: HeadLayout;
+  /** Shape of q when it is a bare Float32Array: `[batch, seq, heads, headDim]`/`[batch, heads, seq, headDim]`, `[batch, seq, hidden]` (with numHeads) or `[seq, headDim]`. */
+  dims?: readonly number[];
+  /** Shape of k when it is a bare Float32Array (default: `dims`). */
+  kDims?: readonly number[];
+  /** Heads of q for 3-D `[batch, seq, hidden]` tensors. */
+  numHeads?: number;
+  /** Position of the first token (default 0), e.g. the past length when decoding with a KV cache. */
+  offset?: number;
+  /** Explicit positions: `[seq]` shared by all rows, or `[batch, seq]` (e.g. left-padded batches). */
+  positionIds?: PositionIdsInput;
+}
+
+export interface Heads {
+  batch: number;
+  seq: number;
+  heads: number;
+  headDim: number;
+  layout: number; // index into HEAD_LAYOUTS
+}
+
+/**
+ * Reads q's shape. Rank 4 needs `layout`; rank 3 is `[batch, seq, hidden]` split into `numHeads`
+ * heads (the ONNX convention); rank 2 is `[seq, headDim]`, one head.
+ */
+export function qHeads(fn: string, q: TensorArg, layout: unknown, numHeads: unknown): Heads {
+  const d = q.dims;
+  if (d.length === 4) {
+    if (layout === undefined) {
+      throw new PosEncError('MISSING_OPTION', `${fn}: option 'layout' is required for 4-D tensors: 'bshd' ([batch, seq, heads, headDim]) or 'bhsd' ([batch, heads, seq, headDim])`);
+    }
+    const l = args.choice(fn, 'layout', layout, HEAD_LAYOUTS);
+    if (numHeads !== undefined && args.integer(fn, 'numHeads', numHeads) !== (l === 0 ? d[2] : d[1])) {
+      throw new PosEncError('SHAPE_MISMATCH', `${fn}: numHeads ${String(numHeads)} disagrees with q's dims [${d.join(', ')}]`);
+    }
+    return l === 0
+      ? { batch: d[0]!, seq: d[1]!, heads: d[2]!, headDim: d[3]!, layout: 0 }
+      : { batch: d[0]!, heads: d[1]!, seq: d[2]!, headDim: d[3]!, layout: 1 };
+  }
+  if (layout !== undefined && args.choice(fn, 'layout', layout, HEAD_LAYOUTS) !== 0) {
+    throw new PosEncError('INVALID_ARGUMENT', `${fn}: layout 'bhsd' needs a 4-D tensor; q has dims [${d.join(', ')}]`);
+  }
+  if (d.length === 3) {
+    const heads = args.integer(fn, 'numHeads', args.required(fn, { numHeads }, 'numHeads'));
+    if (d[2]! % heads !== 0) {
+      throw new PosEncError('SHAPE_MISMATCH', `${fn}: q's last dim ${d[2]} is not divisible by numHeads ${heads}`);
+    }
+    return { batch: d[0]!, seq: d[1]!, heads, headDim: d[2]! / heads, layout: 0 };
+  }
+  if (d.length === 2) {
+    if (numHeads !== undefined && args.integer(fn, 'numHeads', numHeads) !== 1) {
+      throw new PosEncError('SHAPE_MISMATCH', `${fn}: a 2-D q [seq, headDim] holds one head, but numHeads is ${String(numHeads)}`);
+    }
+    return { batch: 1, seq: d[0]!, heads: 1, headDim: d[1]!, layout: 0 };
+  }
+  throw new PosEncError('SHAPE_MISMATCH', `${fn}: q must have 2, 3 or 4 dims, got [${d.join(', ')}]`);
+}
+
+/** Reads k's shape, which must agree with q's in batch, seq, headDim and rank; its head count may differ. */
+export function kHeads(fn: string, k: TensorArg, q: TensorArg, qh: Heads): Heads {
+  const d = k.dims;
+  const mismatch = (what: string) =>
+    new PosEncError('SHAPE_MISMATCH', `${fn}: k dims [${d.join(', ')}] do not fit q dims [${q.dims.join(', ')}]: ${what}`);
+  if (d.length !== q.dims.length) throw mismatch('different rank');
+  let heads: number;
+  if (d.length === 4) {
+    heads = qh.layout === 0 ? d[2]! : d[1]!;
+    const seq = qh.layout === 0 ? d[1]! : d[2]!;
+    if (d[0] !== qh.batch || seq !== qh.seq || d[3] !== qh.headDim) throw mismatch('batch, seq and headDim must match');
+  } else if (d.length === 3) {
+    if (d[0] !== qh.batch || d[1] !== qh.seq) throw mismatch('batch and seq must match');
+    if (d[2]! % qh.headDim !== 0) throw mismatch(`the last dim must be a multiple of headDim ${qh.headDim}`);
+    heads = d[2]! / qh.headDim;
+  } else {
+    if (d[0] !== qh.seq || d[1] !== qh.headDim) throw mismatch('seq and headDim must match');
+    heads = 1;
+  }
+  return { batch: qh.batch, seq: qh.seq, heads, headDim: qh.headDim, layout: qh.layout };
+}
+
+/** q and k are rotated in place from copies; they must not share memory. */
+export function checkDisjoint(fn: string, a: Float32Array, b: Float32Array): void {
+  if (a.buffer !== b.buffer) return;
+  const aEnd = a.byteOffset + a.byteLength;
+  const bEnd = b.byteOffset + b.byteLength;
+  if (a.byteOffset < bEnd && b.byteOffset < aEnd) {
+    throw new PosEncError('INVALID_ARGUMENT', `${fn}: q and k must not overlap in memory`);
+  }
+}
+
+/** Resolved q and optional k of a RoPE call. */
+export interface QK {
+  qt: TensorArg;
+  qh: Heads;
+  kt: TensorArg | undefined;
+  kh: Heads | undefined;
+}
+
+/** Resolves q and k (k may be null) from a call's `dims`/`kDims`/`layout`/`numHeads` options. */
+export function qkOf(fn: string, q: unknown, k: unknown, opts: Record<string, unknown>): QK {
+  const qt = args.tensor(fn, 'q', q, opts.dims);
+  const qh = qHeads(fn, qt, opts.layout, opts.numHeads);
+  const kt = k === null || k === undefined ? undefined : args.tensor(fn, 'k', k, opts.kDims ?? opts.dims, opts.kDims === undefined ? 'dims' : 'kDims');
+  const kh = kt && kHeads(fn, kt, qt, qh);
+  if (kt) checkDisjoint(fn, qt.data, kt.data);
+  return { qt, qh, kt, kh };
+}
+
+/**
+ * Rotates q and k (when given) in place: `rotate` is the binding call, given their heap addresses,
+ * the position ids' (0 for a range) and the call's scope for anything else it copies in. Tensors
+ * that are not WasmTensors are copied in and back out.
+ */
+export function rotateInPlace(
+  heap: Heap, fn: string, { qt, kt }: QK, ids: Float64Array | undefined,
+  rotate: (q: Ptr, k: Ptr, ids: Ptr, scope: HeapScope) => number,
+): void {
+  const scope = new HeapScope(heap);
+  try {
+    const qPtr = scope.tensorIn(qt, 'q');
+    const kPtr = kt ? scope.tensorIn(kt, 'k') : 0;
+    heap.check(rotate(qPtr, kPtr, scope.f64In(ids, 'positionIds'), scope), fn);
+    scope.tensorOut(qt, qPtr);
+    if (kt) scope.tensorOut(kt, kPtr);
+  } finally {
+    scope.release();
+  }
+}

@@ -1,0 +1,193 @@
+// Sinusoidal absolute encoding (Vaswani et al. 2017, sec. 3.5): PE[p, 2i] = sin(p w_i),
+// PE[p, 2i+1] = cos(p w_i), w_i = base^(-2i/dim). The C++ core does the maths (src/encodings/sinusoidal.cpp).
+import * as args from '../runtime/args.js';
+import type { PositionIdsInput, Tensor, TensorInput } from '../runtime/args.js';
+import { PosEncError } from '../runtime/errors.js';
+import type { WasmTensor } from '../runtime/wasm-tensor.js';
+import { Heap } from '../runtime/heap.js';
+import { HeapScope } from '../runtime/scope.js';
+import { batchSeqDim, positionCount, positionsOf } from '../runtime/positions.js';
+import { PositionTable } from './position-table.js';
+
+/**
+ * Column order of a row. `'interleaved'` is the paper's `[sin, cos, sin, cos, ...]`; `'half'` puts
+ * all sines first, then all cosines (Transformer-XL, GPT-J). Both hold the same columns.
+ */
+export type SinusoidLayout = 'interleaved' | 'half';
+
+const LAYOUTS: readonly SinusoidLayout[] = ['interleaved', 'half'];
+
+/**
+ * How values are computed from the angles, which are always formed in double precision.
+ * `'exact'` (default): sin and cos in double, rounded once to float32 (error <= half an ulp).
+ * `'fast'`: every 32nd row and the first 32 rows are computed that way and the rows between
+ * combine them by the angle-addition identities in float32 arithmetic: absolute error at most
+ * 3.2e-7, nothing accumulates along the table, 1.4-1.9x faster (`npm run bench`). It applies to
+ * consecutive positions (`length`/`offset`, `addTo` without `positionIds`); explicit
+ * `positionIds` are always exact.
+ */
+export type SinusoidPrecision = 'exact' | 'fast';
+
+const PRECISIONS: readonly SinusoidPrecision[] = ['exact', 'fast'];
+
+/** The parameters that define a sinusoidal table. */
+export interface SinusoidalParams {
+  /** Width of a row (>= 1; odd widths end with a sine column). */
+  dim: number;
+  /** Frequency base (default 10000): w_i = base^(-2i/dim). */
+  base?: number;
+  /** Column order (default `'interleaved'`, the paper's). */
+  layout?: SinusoidLayout;
+  /** `'exact'` (default) or `'fast'` (at most 3.2e-7 off, 1.4-1.9x faster); see {@link SinusoidPrecision}. */
+  precision?: SinusoidPrecision;
+}
+
+/** Options of {@link SinusoidalApi.table}: `length` positions from `offset`, or explicit `positionIds`. */
+export interface SinusoidalTableOptions extends SinusoidalParams {
+  /** Number of rows (consecutive positions from `offset`). */
+  length?: number;
+  /** First position (default 0). */
+  offset?: number;
+  /** Explicit positions (any finite numbers, negative and fractional included), one row each. */
+  positionIds?: PositionIdsInput;
+  /**
+   * Where to write the table: a Float32Array of `n * dim` values, or a WasmTensor of dims `[n, dim]`
+   * (`pe.memory.tensor`), written in place with no copy. Default: a new Float32Array.
+   */
+  out?: Float32Array | WasmTensor;
+}
+
+/** Options of {@link SinusoidalApi.addTo}. */
+export interface SinusoidalAddOptions {
+  /** Shape of `x` when it is a bare Float32Array: `[seq, dim]` or `[batch, seq, dim]`. */
+  dims?: readonly number[];
+  /** Frequency base (default 10000). */
+  base?: number;
+  /** Column order (default `'interleaved'`). */
+  layout?: SinusoidLayout;
+  /** `'exact'` (default) or `'fast'`; see {@link SinusoidPrecision}. */
+  precision?: SinusoidPrecision;
+  /** Position of the first token (default 0), e.g. the past length when decoding with a cache. */
+  offset?: number;
+  /** Explicit positions: `[seq]` for all rows or `[batch, seq]`. */
+  positionIds?: PositionIdsInput;
+}
+
+/** Options of {@link SinusoidalApi.createTable}. */
+export interface SinusoidalCacheOptions extends SinusoidalParams {
+  /** Number of positions to precompute (0..maxLength-1). */
+  maxLength: number;
+}
+
+/** Sinusoidal encodings: `pe.sinusoidal`. */
+export interface SinusoidalApi {
+  /** The table `[n, dim]`, computed in double precision and rounded once to float32 (or `precision: 'fast'`). */
+  table(options: SinusoidalTableOptions): Tensor;
+  /** Adds the encoding to token embeddings `x` (`[seq, dim]` or `[batch, seq, dim]`) in place; returns `x`'s data. */
+  addTo(x: TensorInput, options?: SinusoidalAddOptions): Float32Array;
+  /** The angular frequencies w_i = base^(-2i/dim), one per sine column (`ceil(dim/2)` values). */
+  frequencies(options: { dim: number; base?: number }): Float64Array;
+  /**
+   * Precomputes positions 0..maxLength-1 into WebAssembly memory for repeated `addTo`/`lookup`.
+   * With `precision: 'fast'` the table keeps only its anchor rows and 32 offset rows (from about 70
+   * rows on): the same values as `table({ precision: 'fast' })`, in about 2/32 of the memory of
+   * full rows, and `addTo` reads that much less.
+   */
+  createTable(options: SinusoidalCacheOptions): PositionTable;
+}
+
+function params(fn: string, opts: Record<string, unknown>, dim?: number) {
+  return {
+    dim: dim ?? args.integer(fn, 'dim', args.required(fn, opts, 'dim')),
+    base: opts.base === undefined ? 10000 : args.finite(fn, 'base', opts.base, true),
+    layout: opts.layout === undefined ? 0 : args.choice(fn, 'layout', opts.layout, LAYOUTS),
+    precision: opts.precision === undefined ? 0 : args.choice(fn, 'precision', opts.precision, PRECISIONS),
+  };
+}
+
+export function sinusoidalApi(heap: Heap): SinusoidalApi {
+  const raw = heap.raw;
+
+  function table(options: SinusoidalTableOptions): Tensor {
+    const fn = 'sinusoidal.table';
+    const opts = args.options(fn, options, ['dim', 'base', 'layout', 'precision', 'length', 'offset', 'positionIds', 'out']);
+    const p = params(fn, opts);
+    let count: number;
+    let ids: Float64Array | undefined;
+    if (opts.positionIds !== undefined) {
+      if (opts.length !== undefined || opts.offset !== undefined) {
+        throw new PosEncError('INVALID_ARGUMENT', `${fn}: give either length (with offset) or positionIds, not both`);
+      }
+      ids = args.positionIds(fn, opts.positionIds, 1, positionCount(opts.positionIds)).ids;
+      count = ids.length;
+    } else {
+      count = args.integer(fn, 'length', args.required(fn, opts, 'length'));
+    }
+    const offset = opts.offset === undefined ? 0 : args.finite(fn, 'offset', opts.offset);
+    const scope = new HeapScope(heap);
+    try {
+      const out = scope.output(fn, opts.out, [count, p.dim], 'the table');
+      const idsPtr = scope.f64In(ids, 'positionIds');
+      heap.check(raw.sinusoidalTable(out.ptr, count, p.dim, p.base, p.layout, p.precision, offset, idsPtr), fn);
+      return out.finish();
+    } finally {
+      scope.release();
+    }
+  }
+
+  function addTo(x: TensorInput, options?: SinusoidalAddOptions): Float32Array {
+    const fn = 'sinusoidal.addTo';
+    const opts = args.options(fn, options, ['dims', 'base', 'layout', 'precision', 'offset', 'positionIds'], true);
+    const t = args.tensor(fn, 'x', x, opts.dims);
+    const [batch, seq, dim] = batchSeqDim(fn, t.dims);
+    const p = params(fn, opts, dim);
+    const pos = positionsOf(fn, opts, batch, seq);
+    const scope = new HeapScope(heap);
+    try {
+      const xPtr = scope.tensorIn(t, 'x');
+      const idsPtr = scope.f64In(pos.ids, 'positionIds');
+      heap.check(raw.sinusoidalAdd(xPtr, batch, seq, dim, p.base, p.layout, p.precision, pos.offset, idsPtr, pos.perBatch), fn);
+      scope.tensorOut(t, xPtr);
+      return t.data;
+    } finally {
+      scope.release();
+    }
+  }
+
+  function frequencies(options: { dim: number; base?: number }): Float64Array {
+    const fn = 'sinusoidal.frequencies';
+    const p = params(fn, args.options(fn, options, ['dim', 'base']));
+    const n = Math.ceil(p.dim / 2);
+    const scope = new HeapScope(heap);
+    try {
+      const out = scope.alloc(n * 8, 'frequencies');
+      raw.sinusoidalFrequencies(out, p.dim, p.base);
+      return heap.f64(out, n).slice();
+    } finally {
+      scope.release();
+    }
+  }
+
+  function createTable(options: SinusoidalCacheOptions): PositionTable {
+    const fn = 'sinusoidal.createTable';
+    const opts = args.options(fn, options, ['dim', 'base', 'layout', 'precision', 'maxLength']);
+    const p = params(fn, opts);
+    const rows = args.integer(fn, 'maxLength', args.required(fn, opts, 'maxLength'));
+    // A fast table is kept as its anchor and offset rows when that is smaller (from ~70 rows on):
+    // the same values, a fraction of the memory, and addTo reads far less (posenc/sinusoidal.hpp).
+    const anchoredFloats = PRECISIONS[p.precision] === 'fast' ? raw.anchoredTableFloats(rows, p.dim) : -1;
+    const anchored = anchoredFloats > 0 && anchoredFloats < rows * p.dim;
+    const ptr = heap.alloc((anchored ? anchoredFloats : rows * p.dim) * 4, 'the sinusoidal table');
+    try {
+      heap.check(anchored
+        ? raw.anchoredTableBuild(ptr, rows, p.dim, p.base, p.layout)
+        : raw.sinusoidalTable(ptr, rows, p.dim, p.base, p.layout, p.precision, 0, 0), fn);
+    } catch (error) {
+      heap.free(ptr);
+      throw error;
+    }
+    return new PositionTable(heap, ptr, rows, p.dim, 'sinusoidal table', anchored ? 'anchored' : 'rows');
+  }
+
+  return { table, addTo, frequencies, createTable };
+}

@@ -1,0 +1,147 @@
+// safetensors files (huggingface/safetensors, docs "Format"):
+//   8 bytes: N, the header size (uint64 little-endian)
+//   N bytes: a UTF-8 JSON object { name: { dtype, shape, data_offsets: [begin, end] }, ..., "__metadata__": {...} }
+//   the data: tensors in little-endian, C order, at [begin, end) bytes from the end of the header.
+import type { Tensor } from '../runtime/args.js';
+import { PosEncError } from '../runtime/errors.js';
+import { decodeFloats, elementCount } from './dtypes.js';
+import type { FileDtype } from './dtypes.js';
+
+/** One tensor listed in a safetensors header. */
+export interface SafetensorsEntry {
+  /** Its key in the file, e.g. `'transformer.wpe.weight'`. */
+  name: string;
+  /** Its element type as the file names it: `'F32'`, `'F16'`, `'BF16'`, `'F64'`, `'I64'`, ... */
+  dtype: string;
+  /** Its shape. */
+  dims: number[];
+  /** Whether posenc can read it (F32, F64, F16, BF16; converted to float32). */
+  readable: boolean;
+  /** First byte of its data, counted from the start of the file. */
+  begin: number;
+  /** One past its last byte, counted from the start of the file. */
+  end: number;
+}
+
+/** What a safetensors header says: the tensors (in file order) and the free-form metadata. */
+export interface SafetensorsHeader {
+  tensors: SafetensorsEntry[];
+  metadata: Record<string, string>;
+  /** Bytes before the tensor data (8 + the JSON header). */
+  dataOffset: number;
+}
+
+const READABLE: Readonly<Record<string, FileDtype>> = { F16: 'float16', BF16: 'bfloat16', F32: 'float32', F64: 'float64' };
+const ITEM_BYTES: Readonly<Record<string, number>> = {
+  BOOL: 1, U8: 1, I8: 1, F8_E4M3: 1, F8_E5M2: 1, F8_E8M0: 1,
+  U16: 2, I16: 2, F16: 2, BF16: 2, U32: 4, I32: 4, F32: 4, U64: 8, I64: 8, F64: 8, C64: 8,
+};
+/** The reference implementation refuses larger headers; a bigger number means this is not a safetensors file. */
+const MAX_HEADER_BYTES = 100_000_000;
+
+function invalid(fn: string, message: string): PosEncError {
+  return new PosEncError('INVALID_FILE', `${fn}: ${message}`);
+}
+
+const isSize = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+function entryOf(fn: string, name: string, raw: unknown, dataOffset: number): SafetensorsEntry {
+  const where = `tensor '${name}'`;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw invalid(fn, `${where} is not an object`);
+  const { dtype, shape, data_offsets: offsets } = raw as Record<string, unknown>;
+  if (typeof dtype !== 'string') throw invalid(fn, `${where} has no dtype string`);
+  if (!Array.isArray(shape) || !shape.every(isSize)) throw invalid(fn, `${where} has no valid shape (an array of sizes)`);
+  if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every(isSize) || offsets[0]! > offsets[1]!) {
+    throw invalid(fn, `${where} has no valid data_offsets ([begin, end] with begin <= end)`);
+  }
+  const [begin, end] = offsets as [number, number];
+  const itemBytes = ITEM_BYTES[dtype];
+  const count = elementCount(shape);
+  if (itemBytes !== undefined && (count === undefined || count * itemBytes !== end - begin)) {
+    throw invalid(fn, `${where}: data_offsets [${begin}, ${end}] span ${end - begin} bytes, but ${dtype} of shape [${shape.join(', ')}] needs ${count === undefined ? 'more' : count * itemBytes}`);
+  }
+  return { name, dtype, dims: shape.slice(), readable: dtype in READABLE, begin: dataOffset + begin, end: dataOffset + end };
+}
+
+/**
+ * Reads and checks the header. Needs only the first 8 + N bytes of the file, so a caller with a
+ * huge file may pass just its beginning.
+ */
+export function listSafetensors(fn: string, bytes: Uint8Array): SafetensorsHeader {
+  if (bytes.length < 8) throw invalid(fn, `the file is ${bytes.length} bytes, too short for a safetensors header`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const size = view.getUint32(0, true) + view.getUint32(4, true) * 2 ** 32;
+  if (size > MAX_HEADER_BYTES || size < 2) {
+    throw invalid(fn, `the header size field is ${size}, not a plausible JSON header size: is this a safetensors file?`);
+  }
+  if (8 + size > bytes.length) {
+    throw invalid(fn, `the header is ${size} bytes long, but the file ends after ${bytes.length - 8}: it is truncated`);
+  }
+  let json: string;
+  try {
+    json = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + size));
+  } catch {
+    throw invalid(fn, 'the header is not valid UTF-8');
+  }
+  if (!json.startsWith('{')) throw invalid(fn, 'the header does not start with \'{\' (a JSON object): is this a safetensors file?');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch (error) {
+    throw invalid(fn, `the header is not valid JSON (${(error as Error).message})`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw invalid(fn, 'the header is not a JSON object');
+  const dataOffset = 8 + size;
+  const metadata: Record<string, string> = {};
+  const tensors: SafetensorsEntry[] = [];
+  for (const [name, raw] of Object.entries(parsed as Record<string, unknown>)) {
+    if (name === '__metadata__') {
+      if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw invalid(fn, '__metadata__ is not an object');
+      for (const [k, v] of Object.entries(raw)) {
+        if (typeof v !== 'string') throw invalid(fn, `__metadata__ value '${k}' is not a string`);
+        Object.defineProperty(metadata, k, { value: v, enumerable: true, writable: true, configurable: true });
+      }
+      continue;
+    }
+    tensors.push(entryOf(fn, name, raw, dataOffset));
+  }
+  const byStart = tensors.filter((t) => t.end > t.begin).sort((a, b) => a.begin - b.begin);
+  for (let i = 1; i < byStart.length; i++) {
+    if (byStart[i]!.begin < byStart[i - 1]!.end) {
+      throw invalid(fn, `tensors '${byStart[i - 1]!.name}' and '${byStart[i]!.name}' overlap`);
+    }
+  }
+  return { tensors, metadata, dataOffset };
+}
+
+/** Reads tensors (all, or those named) into float32. */
+export function readSafetensors(fn: string, bytes: Uint8Array, names: readonly string[] | undefined): Record<string, Tensor> {
+  const header = listSafetensors(fn, bytes);
+  let chosen = header.tensors;
+  if (names !== undefined) {
+    const byName = new Map(header.tensors.map((t) => [t.name, t]));
+    chosen = names.map((name) => {
+      const entry = byName.get(name);
+      if (!entry) {
+        const some = header.tensors.slice(0, 8).map((t) => `'${t.name}'`).join(', ');
+        throw new PosEncError('INVALID_ARGUMENT', `${fn}: the file has no tensor '${name}'; it holds ${header.tensors.length} tensor(s)${some ? `: ${some}${header.tensors.length > 8 ? ', ...' : ''}` : ''}`);
+      }
+      return entry;
+    });
+  }
+  const out: Record<string, Tensor> = {};
+  for (const entry of chosen) {
+    const dtype = READABLE[entry.dtype];
+    if (!dtype) {
+      throw invalid(fn, `tensor '${entry.name}' has dtype ${entry.dtype}; posenc reads F32, F64, F16 and BF16` +
+        (names === undefined ? " (choose the tensors to read with the 'names' option)" : ''));
+    }
+    if (entry.end > bytes.length) {
+      throw invalid(fn, `tensor '${entry.name}' ends at byte ${entry.end}, but the file has ${bytes.length} bytes: it is truncated`);
+    }
+    const count = elementCount(entry.dims)!;
+    const data = decodeFloats(fn, `tensor '${entry.name}'`, bytes, entry.begin, count, dtype, true);
+    Object.defineProperty(out, entry.name, { value: { data, dims: entry.dims.slice() }, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}

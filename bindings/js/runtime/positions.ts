@@ -1,0 +1,33 @@
+// Position arguments shared by every family: an offset or explicit ids over [batch, seq] tokens.
+import * as args from './args.js';
+import { PosEncError } from './errors.js';
+
+/** [seq, dim] or [batch, seq, dim] -> [batch, seq, dim]. */
+export function batchSeqDim(fn: string, dims: number[]): [number, number, number] {
+  if (dims.length === 2) return [1, dims[0]!, dims[1]!];
+  if (dims.length === 3) return [dims[0]!, dims[1]!, dims[2]!];
+  throw new PosEncError('SHAPE_MISMATCH', `${fn}: x must have dims [seq, dim] or [batch, seq, dim], got [${dims.join(', ')}]`);
+}
+
+/** The offset / positionIds options of a call over [batch, seq] tokens. */
+export function positionsOf(
+  fn: string, opts: Record<string, unknown>, batch: number, seq: number,
+): { offset: number; ids: Float64Array | undefined; perBatch: boolean } {
+  if (opts.positionIds !== undefined) {
+    if (opts.offset !== undefined) {
+      throw new PosEncError('INVALID_ARGUMENT', `${fn}: give either offset or positionIds, not both`);
+    }
+    const p = args.positionIds(fn, opts.positionIds, batch, seq);
+    return { offset: 0, ids: p.ids, perBatch: p.perBatch };
+  }
+  const offset = opts.offset === undefined ? 0 : args.finite(fn, 'offset', opts.offset);
+  return { offset, ids: undefined, perBatch: false };
+}
+
+/** Number of ids in a position-id argument (before full validation). */
+export function positionCount(value: unknown): number {
+  const data = value !== null && typeof value === 'object' && !Array.isArray(value) && !ArrayBuffer.isView(value) && 'data' in value
+    ? (value as { data: unknown }).data
+    : value;
+  return Array.isArray(data) || ArrayBuffer.isView(data) ? (data as ArrayLike<unknown>).length : 0;
+}

@@ -1,0 +1,124 @@
+// RoPE driver: shape checks and the loops over batch, heads and tokens around the row kernels.
+#include "encodings/detail/rope_driver.hpp"
+
+#include "encodings/detail/checks.hpp"
+#include "kernels/kernels.hpp"
+
+namespace posenc::detail {
+namespace {
+
+Status check_heads(const char* name, const char* heads_name, const float* data, std::size_t heads,
+                   const RopeTensors& t) {
+  if (data == nullptr) return invalid(std::string(name) + " must be given");
+  POSENC_RETURN_IF_ERROR(check_size(heads_name, heads));  // a literal: no string is built on success
+  std::size_t total = 0;
+  return checked_product({t.batch, t.seq, heads, t.head_dim}, name, &total);
+}
+
+/// Rotates `tokens` tokens (token t at x + t * token_stride, its `rows` head rows `row_stride` floats
+/// apart) with cos/sin rows t, in one kernel call.
+void rotate_rows(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows, std::size_t row_stride,
+                 Pairing pairing, std::size_t pairs, const float* const* cos_rows, const float* const* sin_rows,
+                 bool grouped) {
+  if (pairing == Pairing::half) {
+    kernels::rotate_half_tokens(x, tokens, token_stride, rows, row_stride, cos_rows, sin_rows, pairs, grouped);
+  } else {
+    kernels::rotate_interleaved_tokens(x, tokens, token_stride, rows, row_stride, cos_rows, sin_rows, pairs, grouped);
+  }
+}
+
+/// The kernels' row order, measured with `npm run bench -- --filter 'rope-(half|interleaved)'`
+/// (wasm in V8, two runs per variant): in cache, grouped (cos/sin in registers across a token's
+/// heads) is faster for head dims 64 and 128 (128 x 8 x 128: 1.45x instead of 1.62x the in-place
+/// pass); once q and k outgrow a typical L2, memory order is (2048 x 8 x 128: 1.6x instead of
+/// 1.9x; 2048 x 32 x 64: 2.3-2.4x instead of 2.5x, interleaved 2.8x instead of 3.1-3.3x). Longer
+/// rows never fit the registers.
+bool grouped_order(const RopeTensors& t, std::size_t pairs) {
+  if (pairs > kGroupedMaxPairs) return false;
+  const std::size_t floats = (t.q_heads + (t.k == nullptr ? 0 : t.k_heads)) * t.batch * t.seq * t.head_dim;
+  return floats <= kGroupedMaxBytes / sizeof(float);
+}
+
+void rotate_tensor(float* data, std::size_t heads, const RopeTensors& t, Pairing pairing, std::size_t pairs,
+                   std::size_t b, std::size_t s0, std::size_t count, const float* const* cos_rows,
+                   const float* const* sin_rows) {
+  const std::size_t d = t.head_dim;
+  const bool grouped = grouped_order(t, pairs);
+  if (t.layout == HeadLayout::bshd) {  // token-major: the heads of one token are adjacent rows
+    rotate_rows(data + ((b * t.seq + s0) * heads) * d, count, heads * d, heads, d, pairing, pairs, cos_rows, sin_rows,
+                grouped);
+  } else {  // head-major: walk the tokens of two heads at a time (two sequential streams sharing cos/sin)
+    const std::size_t head_stride = t.seq * d;
+    for (std::size_t h = 0; h < heads; h += 2) {
+      const std::size_t n = heads - h < 2 ? 1 : 2;
+      rotate_rows(data + ((b * heads + h) * t.seq + s0) * d, count, d, n, head_stride, pairing, pairs, cos_rows,
+                  sin_rows, grouped);
+    }
+  }
+}
+
+}  // namespace
+
+Status check_rope_tensors(const RopeTensors& t, Pairing pairing, int rotary_dim) {
+  if (pairing != Pairing::half && pairing != Pairing::interleaved) {
+    return invalid("pairing must be 'half' or 'interleaved'");
+  }
+  if (t.layout != HeadLayout::bshd && t.layout != HeadLayout::bhsd) return invalid("layout must be 'bshd' or 'bhsd'");
+  POSENC_RETURN_IF_ERROR(check_size("batch", t.batch));
+  POSENC_RETURN_IF_ERROR(check_size("seq", t.seq));
+  POSENC_RETURN_IF_ERROR(check_size("headDim", t.head_dim));
+  if (rotary_dim < 2 || rotary_dim % 2 != 0 || static_cast<std::size_t>(rotary_dim) > t.head_dim) {
+    return error(rotary_dim > 0 && static_cast<std::size_t>(rotary_dim) > t.head_dim ? StatusCode::out_of_range
+                                                                                     : StatusCode::invalid_argument,
+                 "rotaryDim must be an even integer from 2 to headDim (" + std::to_string(t.head_dim) + "), got " +
+                     std::to_string(rotary_dim));
+  }
+  POSENC_RETURN_IF_ERROR(check_heads("q", "q heads", t.q, t.q_heads, t));
+  if (t.k != nullptr) POSENC_RETURN_IF_ERROR(check_heads("k", "k heads", t.k, t.k_heads, t));
+  return {};
+}
+
+void rotate_tokens(const RopeTensors& t, Pairing pairing, std::size_t pairs, std::size_t b, std::size_t s0,
+                   std::size_t count, const float* const* cos_rows, const float* const* sin_rows) {
+  rotate_tensor(t.q, t.q_heads, t, pairing, pairs, b, s0, count, cos_rows, sin_rows);
+  if (t.k != nullptr) rotate_tensor(t.k, t.k_heads, t, pairing, pairs, b, s0, count, cos_rows, sin_rows);
+}
+
+void rotate_tokens(const RopeTensors& t, Pairing pairing, std::size_t pairs, std::size_t b, std::size_t s0,
+                   std::size_t count, const float* const* q_cos_rows, const float* const* q_sin_rows,
+                   const float* const* k_cos_rows, const float* const* k_sin_rows) {
+  rotate_tensor(t.q, t.q_heads, t, pairing, pairs, b, s0, count, q_cos_rows, q_sin_rows);
+  if (t.k != nullptr) rotate_tensor(t.k, t.k_heads, t, pairing, pairs, b, s0, count, k_cos_rows, k_sin_rows);
+}
+
+Status ChunkRows::allocate(std::size_t pairs, Pairing pairing, bool compact) {
+  const std::size_t n = kRopeChunkTokens * pairs;
+  if (compact) {
+    POSENC_RETURN_IF_ERROR(detail::allocate(cos, n));
+    POSENC_RETURN_IF_ERROR(detail::allocate(sin, n));
+  }
+  if (pairing == Pairing::interleaved) {
+    POSENC_RETURN_IF_ERROR(detail::allocate(cos2, 2 * n));
+    POSENC_RETURN_IF_ERROR(detail::allocate(sin2, 2 * n));
+  }
+  return {};
+}
+
+void ChunkRows::point(std::size_t j, const float* c, const float* s, std::size_t pairs, Pairing pairing) {
+  if (pairing == Pairing::half) {
+    cos_ptr[j] = c;
+    sin_ptr[j] = s;
+    return;
+  }
+  float* c2 = cos2.data() + j * 2 * pairs;
+  float* s2 = sin2.data() + j * 2 * pairs;
+  expand_interleaved(c, s, pairs, c2, s2);
+  cos_ptr[j] = c2;
+  sin_ptr[j] = s2;
+}
+
+void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2) {
+  kernels::expand_interleaved(cos, sin, pairs, cos2, sin2);
+}
+
+}  // namespace posenc::detail

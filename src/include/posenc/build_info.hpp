@@ -1,0 +1,10 @@
+// Facts about this build of posenc that callers may want to report.
+#pragma once
+
+namespace posenc {
+
+/// The SIMD instruction set the kernels were compiled for, as xsimd names it (`sse4.1` under
+/// WebAssembly, where Emscripten translates SSE4.1 to WebAssembly SIMD; e.g. `avx512bw` natively).
+const char* simd_arch();
+
+}  // namespace posenc

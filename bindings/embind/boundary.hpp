@@ -1,5 +1,5 @@
 // The JS boundary: every bound function returns a status code (0 = ok) and keeps the message for
-// lastErrorMessage(). No C++ exception and no abort crosses into JS (TOOLCHAIN.md section 5).
+// lastErrorMessage(). No C++ exception and no abort crosses into JS (docs/building.md section 5).
 #pragma once
 
 #include <cstdint>

@@ -39,7 +39,7 @@ function ensureSystemPackages(profile) {
   const apt = (args) => (sudo.length ? run('sudo', ['apt-get', ...args], { env: { DEBIAN_FRONTEND: 'noninteractive' } })
     : run('apt-get', args, { env: { DEBIAN_FRONTEND: 'noninteractive' } }));
   apt(['update', '-qq']);
-  // No recommends: chromium would pull ~90 unneeded packages and emscripten python3-numpy (TOOLCHAIN.md 1).
+  // No recommends: chromium would pull ~90 unneeded packages and emscripten python3-numpy (docs/building.md 1).
   apt(['install', '-y', '-qq', '--no-install-recommends', ...pkgs]);
 }
 

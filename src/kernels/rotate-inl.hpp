@@ -170,7 +170,7 @@ template <class Arch>
 void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2) {
   using B = xsimd::batch<float, Arch>;
   std::size_t i = 0;
-  if constexpr (B::size == 4) {  // zip_lo/zip_hi interleave whole registers only at 128 bits (TOOLCHAIN.md 8)
+  if constexpr (B::size == 4) {  // zip_lo/zip_hi interleave whole registers only at 128 bits (docs/building.md 8)
     for (; i + 4 <= pairs; i += 4) {
       const B c = B::load_unaligned(cos + i);
       const B s = B::load_unaligned(sin + i);

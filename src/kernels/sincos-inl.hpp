@@ -1,6 +1,6 @@
 // Vectorised sine and cosine of double-precision angles, written for positional encodings:
 // angles p * w reach 1e6 rad and more, where xsimd 8.1's own sin/cos fall back to a per-lane
-// reduction and (under wasm) to scalar float->int conversions (TOOLCHAIN.md section 8).
+// reduction and (under wasm) to scalar float->int conversions (docs/building.md section 8).
 //
 // Method: Cody-Waite reduction by pi/2 with a three-piece constant, the quadrant kept in floating
 // point (no float->int conversion anywhere), and Taylor polynomials on |r| <= pi/4.

@@ -1,4 +1,4 @@
-// ALiBi slopes and bias forms against ENCODINGS.md section 7: the slope lists for 8, 12 and 20
+// ALiBi slopes and bias forms against docs/encodings.md section 7: the slope lists for 8, 12 and 20
 // heads, MPT's construction of the list (written here independently), and each bias form.
 #include <catch2/catch.hpp>
 
@@ -44,7 +44,7 @@ std::vector<float> bias(AlibiParams p) {
 
 }  // namespace
 
-TEST_CASE("alibi slopes: the lists of ENCODINGS.md for 8, 12 and 20 heads", "[alibi]") {
+TEST_CASE("alibi slopes: the lists of docs/encodings.md for 8, 12 and 20 heads", "[alibi]") {
   const auto s8 = slopes(8);
   for (int h = 0; h < 8; ++h) CHECK(s8[h] == std::ldexp(1.0, -(h + 1)));
   const auto s12 = slopes(12);

@@ -1,4 +1,4 @@
-// DeBERTa-v2/v3 log buckets and c2p/p2c indices against ENCODINGS.md section 6 (formula written
+// DeBERTa-v2/v3 log buckets and c2p/p2c indices against docs/encodings.md section 6 (formula written
 // here independently) and its worked values.
 #include <catch2/catch.hpp>
 
@@ -12,7 +12,7 @@ using namespace posenc;
 
 namespace {
 
-/// make_log_bucket_position in float64, as ENCODINGS.md 6 states it.
+/// make_log_bucket_position in float64, as docs/encodings.md 6 states it.
 long long deberta_formula(long long rel, int bucket_size, int max_position) {
   const long long mid = bucket_size / 2;
   const double sign = rel > 0 ? 1.0 : (rel < 0 ? -1.0 : 0.0);
@@ -30,7 +30,7 @@ long long bucket(double rel, int bucket_size = 256, int max_position = 512) {
 
 }  // namespace
 
-TEST_CASE("deberta buckets: worked values of ENCODINGS.md (256/512), not clamped", "[deberta]") {
+TEST_CASE("deberta buckets: worked values of docs/encodings.md (256/512), not clamped", "[deberta]") {
   CHECK(bucket(511) == 255);
   CHECK(bucket(512) == 256);
   CHECK(bucket(1000) == 317);

@@ -1,4 +1,4 @@
-// Float64 references for the RoPE scaling and forms suites, written from ENCODINGS.md section 8
+// Float64 references for the RoPE scaling and forms suites, written from docs/encodings.md section 8
 // independently of src/ (no posenc function is used to compute an expected value).
 #pragma once
 

@@ -1,4 +1,4 @@
-// Sinusoidal tables and add-in-place against the float64 formula of ENCODINGS.md section 1.
+// Sinusoidal tables and add-in-place against the float64 formula of docs/encodings.md section 1.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// T5 relative position buckets and bias against the formula of ENCODINGS.md section 5, written
+// T5 relative position buckets and bias against the formula of docs/encodings.md section 5, written
 // here independently, and the exact boundary cases at distances 16, 32 and 64.
 #include <catch2/catch.hpp>
 
@@ -12,7 +12,7 @@ using namespace posenc;
 
 namespace {
 
-/// ENCODINGS.md 5, line by line, in float64.
+/// docs/encodings.md 5, line by line, in float64.
 int t5_formula(long long rel, bool bidirectional, int num_buckets, int max_distance) {
   int nb = num_buckets;
   int out = 0;
@@ -38,7 +38,7 @@ int bucket(double rel, bool bidirectional = true, int nb = 32, int md = 128) {
   return b;
 }
 
-// ENCODINGS.md 5 lists the first six; 10/20 and 7/20 give odd bucket counts per direction.
+// docs/encodings.md 5 lists the first six; 10/20 and 7/20 give odd bucket counts per direction.
 const std::vector<std::pair<int, int>> kConfigs = {{32, 128}, {16, 64}, {64, 128}, {64, 256}, {128, 128}, {320, 800}, {10, 20}, {7, 20}};
 
 }  // namespace

@@ -1,5 +1,5 @@
 // The browser end of the e2e suite: the package's static server on a free port, one headless
-// Debian Chromium (TOOLCHAIN.md section 11), and a record of everything the page complains about.
+// Debian Chromium (docs/building.md section 11), and a record of everything the page complains about.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

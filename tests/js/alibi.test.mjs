@@ -8,7 +8,7 @@ import { alibiSlopes, maxError } from './relative-helpers.mjs';
 
 const pe = await createPosEnc();
 
-test('slopes: the lists of ENCODINGS.md for 8, 12 and 20 heads', () => {
+test('slopes: the lists of docs/encodings.md for 8, 12 and 20 heads', () => {
   assert.deepEqual(Array.from(pe.alibi.slopes({ numHeads: 8 })), [1, 2, 3, 4, 5, 6, 7, 8].map((h) => 2 ** -h));
   const s12 = pe.alibi.slopes({ numHeads: 12 });
   const want12 = [...[1, 2, 3, 4, 5, 6, 7, 8].map((h) => 2 ** -h), 2 ** -0.5, 2 ** -1.5, 2 ** -2.5, 2 ** -3.5];

@@ -8,7 +8,7 @@ import { debertaBucket } from './relative-helpers.mjs';
 
 const pe = await createPosEnc();
 
-test('worked values of ENCODINGS.md: 256/512 buckets are not clamped', () => {
+test('worked values of docs/encodings.md: 256/512 buckets are not clamped', () => {
   const expected = { 511: 255, 512: 256, 1000: 317, 20000: 592, [-20000]: -592, 128: 128, 129: 129, 0: 0, [-128]: -128 };
   for (const [rel, bucket] of Object.entries(expected)) assert.equal(pe.deberta.bucket(Number(rel)), bucket, `rel ${rel}`);
   assert.equal(pe.deberta.bucket(511, { bucketSize: 256, maxPosition: 512 }), 255);

@@ -1,5 +1,5 @@
 // pe.rope.fromConfig with realistic Hugging Face config.json objects: the spec it builds, the
-// frequencies that spec gives (worked values of ENCODINGS.md), and every INVALID_CONFIG path.
+// frequencies that spec gives (worked values of docs/encodings.md), and every INVALID_CONFIG path.
 // The numbers are those of the public configs named in each test, except the LongRoPE factor
 // lists, which are plausible made-up lists of the right length (48 = rotary_dim/2).
 import assert from 'node:assert/strict';

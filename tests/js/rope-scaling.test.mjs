@@ -1,5 +1,5 @@
 // RoPE scaling through the public API: every variant and option against float64 formulas written
-// in rope-formulas.mjs, the worked values of ENCODINGS.md, the section-10 edge cases, the 8.11
+// in rope-formulas.mjs, the worked values of docs/encodings.md, the section-10 edge cases, the 8.11
 // diagnostics, caches of scaled specs, and every error path with its code.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -18,7 +18,7 @@ test('exact boundaries at distance 16, 32, 64 (bidirectional 32/128) and the las
   assert.equal(pe.t5.bucket(-200, { bidirectional: false }), 31);
 });
 
-test('buckets equal the float64 formula for the configurations of ENCODINGS.md, |rel| <= 2000', () => {
+test('buckets equal the float64 formula for the configurations of docs/encodings.md, |rel| <= 2000', () => {
   for (const [numBuckets, maxDistance] of [[32, 128], [16, 64], [64, 128], [64, 256], [128, 128], [320, 800]]) {
     for (const bidirectional of [true, false]) {
       const opts = { numBuckets, maxDistance, bidirectional };

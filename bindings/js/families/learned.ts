@@ -32,7 +32,7 @@ export interface LearnedApi {
   createTable(table: TensorInput, options?: { tableDims?: readonly number[] }): PositionTable;
   /**
    * RoBERTa-style position ids from token ids: real tokens count up from `paddingIdx + 1`, padding
-   * tokens get `paddingIdx` (ENCODINGS.md section 2). Returns one id per token, row by row.
+   * tokens get `paddingIdx` (docs/encodings.md section 2). Returns one id per token, row by row.
    */
   robertaPositionIds(inputIds: ArrayLike<number | bigint>, options: { paddingIdx: number; dims?: readonly number[] }): Float64Array;
   /**

@@ -13,7 +13,7 @@ const MAX_WAVES = 6;
 /** Points of the smooth curves: enough for 8 per position, bounded so dim × samples stays small. */
 const MAX_CURVE_FLOATS = 2_000_000;
 
-/** Which pair and function column j holds (ENCODINGS.md section 1 and the layouts of pe.sinusoidal). */
+/** Which pair and function column j holds (docs/encodings.md section 1 and the layouts of pe.sinusoidal). */
 function columnMeaning(j, dim, layout) {
   if (layout === 'interleaved') return { pair: j >> 1, fn: j % 2 === 0 ? 'sin' : 'cos' };
   const sines = Math.ceil(dim / 2);

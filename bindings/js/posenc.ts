@@ -24,6 +24,8 @@ import { t5Api } from './families/t5.js';
 import type { T5Api } from './families/t5.js';
 import { transformerXLApi } from './families/transformer-xl.js';
 import type { TransformerXLApi } from './families/transformer-xl.js';
+import { modelApi } from './model/model-api.js';
+import type { ModelApi } from './model/model-api.js';
 
 /** The package version. */
 export const VERSION = '0.1.0';
@@ -54,6 +56,8 @@ export interface PosEnc {
   readonly alibi: AlibiApi;
   /** Attention logits, scores and outputs for small sizes (mask, bias, RoPE). */
   readonly attention: AttentionApi;
+  /** A model's per-layer position plan from its config.json or GGUF header (docs/models.md). */
+  readonly model: ModelApi;
   /** Reading and writing tables: `.npy` and `.safetensors` files (plain JS, no WebAssembly). */
   readonly io: IoApi;
   /** Tensors kept in WebAssembly memory, for hot loops without copies (`pe.memory.tensor(dims)`). */
@@ -96,19 +100,22 @@ export async function instantiate(factory: ModuleFactory, options: CreatePosEncO
 
 function wrap(raw: RawModule): PosEnc {
   const heap = new Heap(raw);
+  const rope = Object.freeze(ropeApi(heap));
+  const alibi = Object.freeze(alibiApi(heap));
   return Object.freeze({
     version: VERSION,
     simd: raw.simdArch(),
     PosEncError,
     sinusoidal: Object.freeze(sinusoidalApi(heap)),
     learned: Object.freeze(learnedApi(heap)),
-    rope: Object.freeze(ropeApi(heap)),
+    rope,
     shaw: Object.freeze(shawApi(heap)),
     transformerXL: Object.freeze(transformerXLApi(heap)),
     t5: Object.freeze(t5Api(heap)),
     deberta: Object.freeze(debertaApi(heap)),
-    alibi: Object.freeze(alibiApi(heap)),
+    alibi,
     attention: Object.freeze(attentionApi(heap)),
+    model: Object.freeze(modelApi(rope, alibi)),
     io: Object.freeze(ioApi()),
     memory: Object.freeze(memoryApi(heap)),
   });

@@ -27,6 +27,10 @@ export type { DebertaApi, DebertaBucketOptions, DebertaMatrixOptions } from './f
 export type { AlibiApi, AlibiBiasOptions, AlibiForm, AlibiSlopeOptions, AttentionMaskInput } from './families/alibi.js';
 export type { AttentionApi, AttentionOptions, AttentionRopeOptions } from './families/attention.js';
 export type {
+  AbsolutePositions, AttentionWindow, GgufMetadata, GgufReadOptions, GgufValue, LayerAlibi, LayerCosSin, LayerPlan, LayerRope,
+  LongRopeSwitch, ModelApi, ModelConfigOptions, ModelLengthOptions, ModelPlan, QueryScaling, RopeForm,
+} from './model/model-api.js';
+export type {
   BytesInput, IoApi, ReadNpyOptions, ReadSafetensorsOptions, SafetensorsEntry, SafetensorsHeader, WriteNpyOptions,
 } from './io/io.js';
 export { WasmTensor } from './runtime/memory.js';

@@ -186,8 +186,10 @@ Status scale_llama3(const RopeConfig& c, RopeFrequencies* out) {
   POSENC_RETURN_IF_ERROR(detail::check_positive("scaling.originalMaxPositionEmbeddings", original));
   POSENC_RETURN_IF_ERROR(detail::check_positive("scaling.lowFreqFactor", s.low_freq_factor));
   POSENC_RETURN_IF_ERROR(detail::check_positive("scaling.highFreqFactor", s.high_freq_factor));
-  if (!(s.high_freq_factor > s.low_freq_factor)) {
-    return detail::invalid("scaling.highFreqFactor must be greater than scaling.lowFreqFactor (" +
+  // HF _validate_llama3_parameters only warns when high <= low: equal factors (Llama 4 Scout) leave
+  // the blended band empty. high < low has no meaning and is refused.
+  if (s.high_freq_factor < s.low_freq_factor) {
+    return detail::invalid("scaling.highFreqFactor must be at least scaling.lowFreqFactor (" +
                            detail::format_number(s.low_freq_factor) + "), got " +
                            detail::format_number(s.high_freq_factor));
   }
@@ -207,6 +209,10 @@ Status scale_llama3(const RopeConfig& c, RopeFrequencies* out) {
       out->llama3_band[i] = Llama3Band::divided;
       out->llama3_blend[i] = 0.0;
       out->inv_freq[i] = w / f;
+    } else if (s.high_freq_factor == s.low_freq_factor) {
+      // Equal factors: a wavelength exactly at original/lowFreqFactor is 0/0 in HF's blend (NaN).
+      return detail::invalid("pair " + std::to_string(i) + " has a wavelength of exactly original/lowFreqFactor with " +
+                             "lowFreqFactor == highFreqFactor: its blend weight is 0/0");
     } else {  // both boundaries belong to the blended band, as in HF
       const double blend = (original / wavelen - s.low_freq_factor) / (s.high_freq_factor - s.low_freq_factor);
       out->llama3_band[i] = Llama3Band::blended;

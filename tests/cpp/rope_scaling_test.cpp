@@ -335,8 +335,9 @@ TEST_CASE("scaling parameters are checked with statuses naming them", "[rope][sc
   no_factor.original_max_position_embeddings = 4096;
   expect(status_of(64, 10000, no_factor), StatusCode::invalid_argument, "scaling.factor (or maxPositionEmbeddings");
   RopeScaling l3 = of_type(RopeScalingType::llama3);
+  l3.low_freq_factor = 2;
   l3.high_freq_factor = 1;
-  expect(status_of(64, 10000, l3), StatusCode::invalid_argument, "scaling.highFreqFactor must be greater");
+  expect(status_of(64, 10000, l3), StatusCode::invalid_argument, "scaling.highFreqFactor must be at least");
   RopeScaling lr = phi35_longrope();
   lr.long_factor.pop_back();
   expect(status_of(96, 10000, lr), StatusCode::shape_mismatch, "scaling.longFactor must have rotaryDim/2 = 48 entries, got 47");

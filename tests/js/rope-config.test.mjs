@@ -133,10 +133,11 @@ test('v5 rope_parameters, per-layer-type parameters, text_config, dynamic, defau
   const v5 = pe.rope.fromConfig({ model_type: 'llama', hidden_size: 2048, num_attention_heads: 16, max_position_embeddings: 4096,
     rope_parameters: { rope_type: 'linear', factor: 2.0, rope_theta: 20000, partial_rotary_factor: 0.5 } });
   assert.deepEqual(v5, { headDim: 128, rotaryDim: 64, base: 20000, pairing: 'half', scaling: { type: 'linear', factor: 2 } });
-  const gemmaLike = { model_type: 'gemma3_text', hidden_size: 2560, num_attention_heads: 8, head_dim: 256,
+  const gemmaLike = { model_type: 'gemma3_text', hidden_size: 2560, num_attention_heads: 8, head_dim: 256, num_hidden_layers: 6, sliding_window: 512,
     rope_parameters: { full_attention: { rope_type: 'linear', factor: 8.0, rope_theta: 1000000 }, sliding_attention: { rope_type: 'default', rope_theta: 10000 } } };
   assert.deepEqual(pe.rope.fromConfig(gemmaLike, { layerType: 'sliding_attention' }), { headDim: 256, rotaryDim: 256, base: 10000, pairing: 'half' });
   assert.equal(pe.rope.fromConfig(gemmaLike, { layerType: 'full_attention' }).scaling.factor, 8);
+  throwsPosEnc(() => pe.rope.fromConfig(gemmaLike), 'INVALID_CONFIG', /layers differ \(layers 5 and 0 rotate differently\): use pe\.model\.fromConfig .*pass \{ layerType \} \(sliding_attention, full_attention\)/);
   const llava = pe.rope.fromConfig({ model_type: 'llava', text_config: { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, rope_theta: 10000 } });
   assert.deepEqual(llava, { headDim: 128, rotaryDim: 128, base: 10000, pairing: 'half' });
   const dyn = pe.rope.fromConfig({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 4096, rope_scaling: { type: 'dynamic', factor: 2.0 } });
@@ -157,7 +158,7 @@ test('inconsistent configs: INVALID_CONFIG naming the field', () => {
   bad({ rope_scaling: { type: 'magic' } }, /rope_scaling\.type 'magic'/);
   bad({ rope_scaling: { rope_type: 7 } }, /rope_scaling\.rope_type must be a string/);
   bad({ rope_scaling: { factor: 8.0, high_freq_factor: 4.0, original_max_position_embeddings: 8192, rope_type: 'llama3' } }, /rope_scaling\.low_freq_factor is required for rope type 'llama3'/);
-  bad({ rope_scaling: { ...llama31_8b.rope_scaling, high_freq_factor: 1.0 } }, /rope_scaling\.high_freq_factor \(1\) must be greater than rope_scaling\.low_freq_factor/);
+  bad({ rope_scaling: { ...llama31_8b.rope_scaling, high_freq_factor: 0.5 } }, /rope_scaling\.high_freq_factor \(0\.5\) must be at least rope_scaling\.low_freq_factor/);
   bad({ rope_theta: '500000' }, /rope_theta must be a number, got '500000'/);
   bad({ rope_theta: -1 }, /rope_theta must be > 0/);
   bad({ rope_scaling: { ...llama31_8b.rope_scaling, factor: 'eight' } }, /rope_scaling\.factor must be a number/);
@@ -168,20 +169,21 @@ test('inconsistent configs: INVALID_CONFIG naming the field', () => {
   bad({ max_position_embeddings: undefined, rope_scaling: { type: 'dynamic', factor: 2 } }, /max_position_embeddings is required for rope type 'dynamic'/);
   bad({ max_position_embeddings: undefined, rope_scaling: { type: 'yarn', factor: 2 } }, /original_max_position_embeddings or max_position_embeddings is required/);
   bad({ rope_scaling: { type: 'yarn', factor: 2, original_max_position_embeddings: 4096, truncate: 'no' } }, /rope_scaling\.truncate must be true or false/);
-  bad({ rope_scaling: [1, 2] }, /rope_scaling must be an object or null/);
+  bad({ rope_scaling: [1, 2] }, /rope_scaling must be an object, got an array/);
   bad({ rope_parameters: 5 }, /rope_parameters must be an object/);
-  bad({ rope_parameters: { full_attention: { rope_type: 'default' }, sliding_attention: { rope_type: 'default' } } }, /one entry per layer type \(full_attention, sliding_attention\): pass \{ layerType \}/);
   bad({ rope_scaling: { type: 'mrope', mrope_section: [16, 24, 23] } }, /rope_scaling\.mrope_section sums to 63, but rotary_dim\/2 is 64/);
   bad({ rope_scaling: { type: 'mrope', mrope_section: [24, 20, 20], mrope_interleaved: true } }, /mrope_interleaved/);
   bad({ model_type: 'gptj', rotary_dim: 512 }, /rotary_dim gives rotary_dim 512/);
   bad({ model_type: 'deepseek_v3', qk_rope_head_dim: undefined }, /qk_rope_head_dim is required for model_type 'deepseek_v3'/);
   bad({ model_type: 'bert', position_embedding_type: 'absolute' }, /model_type 'bert' does not use RoPE/);
-  bad({ model_type: 'falcon', alibi: true }, /alibi is true/);
+  bad({ model_type: 'falcon', alibi: true }, /model_type 'falcon' does not use RoPE \(it uses ALiBi\)/);
+  bad({ model_type: 'llama', alibi: true }, /alibi is true, but model_type 'llama' uses RoPE/);
+  bad({ rope_local_base_freq: 10000 }, /rope_local_base_freq is not read by model_type 'llama'/);
+  bad({ rope_magic_offset: 3 }, /rope_magic_offset may change how the model uses positions, and posenc does not know it/);
+  bad({ rope_scaling: { ...llama31_8b.rope_scaling, beta_typo: 2 } }, /rope_scaling\.beta_typo is a RoPE parameter posenc does not know/);
   bad({ text_config: { hidden_size: 10, num_attention_heads: 4 }, hidden_size: undefined, num_attention_heads: undefined }, /text_config\.hidden_size 10 is not divisible by text_config\.num_attention_heads 4/);
-  const gemmaLike = { hidden_size: 2560, num_attention_heads: 8, rope_parameters: { full_attention: { rope_type: 'default' }, sliding_attention: { rope_type: 'default' } } };
-  throwsPosEnc(() => pe.rope.fromConfig(gemmaLike, { layerType: 'full' }), 'INVALID_CONFIG', /rope_parameters has no entry for layer type 'full' \(it has full_attention, sliding_attention\)/);
-  throwsPosEnc(() => pe.rope.fromConfig(llama31_8b, { layerType: 'full_attention' }), 'INVALID_ARGUMENT', /layerType 'full_attention' was given, but the config has no per-layer-type rope_parameters/);
-  throwsPosEnc(() => pe.rope.fromConfig(gemmaLike, { layerType: 3 }), 'INVALID_TYPE', /layerType must be a string/);
+  throwsPosEnc(() => pe.rope.fromConfig(llama31_8b, { layerType: 'sliding_attention' }), 'INVALID_ARGUMENT', /layerType 'sliding_attention' matches no layer \(the model has full_attention\)/);
+  throwsPosEnc(() => pe.rope.fromConfig(llama31_8b, { layerType: 3 }), 'INVALID_TYPE', /layerType must be a string/);
   throwsPosEnc(() => pe.rope.fromConfig('{"hidden_size": 4096,'), 'INVALID_CONFIG', /not valid JSON/);
   throwsPosEnc(() => pe.rope.fromConfig(42), 'INVALID_TYPE', /config must be a config\.json object/);
   throwsPosEnc(() => pe.rope.fromConfig([1]), 'INVALID_TYPE', /config must be/);

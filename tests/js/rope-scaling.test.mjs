@@ -290,7 +290,7 @@ test('scaling errors: each with its code and a message naming the option', () =>
   throwsPosEnc(fr({ type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096, betaFast: 0 }), 'INVALID_ARGUMENT', /scaling\.betaFast/);
   throwsPosEnc(fr({ type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096, attentionFactor: 1, ggmlAttnFactor: 1 }), 'INVALID_ARGUMENT', /not both/);
   throwsPosEnc(fr({ type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 4096, attentionFactor: -1 }), 'INVALID_ARGUMENT', /scaling\.attentionFactor/);
-  throwsPosEnc(fr({ type: 'llama3', lowFreqFactor: 4, highFreqFactor: 4 }), 'INVALID_ARGUMENT', /scaling\.highFreqFactor must be greater than scaling\.lowFreqFactor/);
+  throwsPosEnc(fr({ type: 'llama3', lowFreqFactor: 4, highFreqFactor: 2 }), 'INVALID_ARGUMENT', /scaling\.highFreqFactor must be at least scaling\.lowFreqFactor/);
   throwsPosEnc(fr({ type: 'longrope', longFactor: [1] }), 'MISSING_OPTION', /scaling\.shortFactor/);
   throwsPosEnc(fr({ type: 'longrope', shortFactor: [1], longFactor: [1] }), 'MISSING_OPTION', /originalMaxPositionEmbeddings/);
   throwsPosEnc(fr({ type: 'longrope', shortFactor: [1], longFactor: [1], originalMaxPositionEmbeddings: 4 }), 'MISSING_OPTION', /'scaling\.factor' is required for scaling type 'longrope' unless/);

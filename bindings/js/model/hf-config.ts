@@ -1,0 +1,316 @@
+// A model's position plan from its Hugging Face config.json (v4 and v5 generations), layer by
+// layer, following transformers' configuration_*.py (defaults, layer types) and modeling_*.py
+// (which layers rotate, with which parameters). Unknown position keys are INVALID_CONFIG errors.
+import * as args from '../runtime/args.js';
+import { PosEncError } from '../runtime/errors.js';
+import { Fields, isObject } from './config-fields.js';
+import type { Obj } from './config-fields.js';
+import { readRope, ropeTypeOf } from './hf-rope.js';
+import type { RopeContext } from './hf-rope.js';
+import { LAYER_TYPES, layerTypes, ropeLayers, windowOf } from './hf-layers.js';
+import { refuseUnknownPositionKeys } from './position-keys.js';
+import type { AbsolutePositions, LayerAlibi, LayerPlan, LayerRope, LongRopeSwitch, ModelPlan, QueryScaling } from './plan.js';
+
+/** Options of `pe.model.fromConfig`. */
+export interface ModelConfigOptions {
+  /** Which LongRoPE list is used (default `'hf'`: per call). See {@link LongRopeSwitch}. */
+  longRope?: LongRopeSwitch['rule'];
+  /** vLLM `max_model_len` or llama.cpp context size, for `longRope: 'vllm' | 'llama.cpp'` (default max_position_embeddings). */
+  contextLength?: number;
+}
+
+/** Internal: pe.rope.fromConfig reads configs that do not say how many layers there are. */
+export interface PlanReadOptions extends ModelConfigOptions {
+  layersOptional?: boolean;
+}
+
+/** How each model encodes positions (models not listed are refused, except configs without model_type). */
+const KINDS: Record<string, 'rope' | 'alibi' | 'learned' | 'falcon' | 'mpt'> = {
+  llama: 'rope', mistral: 'rope', mixtral: 'rope', ministral: 'rope', ministral3: 'rope', qwen2: 'rope', qwen2_moe: 'rope',
+  qwen3: 'rope', qwen3_moe: 'rope', qwen3_next: 'rope', qwen2_vl: 'rope', qwen2_vl_text: 'rope', qwen2_5_vl: 'rope',
+  qwen2_5_vl_text: 'rope', qwen3_vl: 'rope', qwen3_vl_text: 'rope', qwen3_vl_moe: 'rope', qwen3_vl_moe_text: 'rope',
+  qwen3_5: 'rope', qwen3_5_text: 'rope', gemma: 'rope', gemma2: 'rope', gemma3: 'rope', gemma3_text: 'rope', gemma4: 'rope',
+  gemma4_text: 'rope', phi: 'rope', phi3: 'rope', stablelm: 'rope', gpt_neox: 'rope', gptj: 'rope', codegen: 'rope',
+  cohere: 'rope', cohere2: 'rope', glm: 'rope', glm4: 'rope', deepseek_v2: 'rope', deepseek_v3: 'rope', gpt_oss: 'rope',
+  llama4: 'rope', llama4_text: 'rope', smollm3: 'rope', modernbert: 'rope', starcoder2: 'rope', olmo2: 'rope', pixtral: 'rope',
+  falcon: 'falcon', RefinedWeb: 'falcon', RefinedWebModel: 'falcon', bloom: 'alibi', mpt: 'mpt',
+  gpt2: 'learned', opt: 'learned', bert: 'learned', roberta: 'learned', 'xlm-roberta': 'learned',
+};
+
+/** Default rope_theta of the configuration classes whose default is not 10000. */
+const DEFAULT_THETA: Record<string, number> = { gemma3: 1e6, gemma3_text: 1e6, llama4: 500000, llama4_text: 500000, gpt_oss: 150000 };
+
+/** The language-model part of a config: multimodal wrappers keep it in `text_config`. */
+function languageModel(top: Fields): Fields {
+  const shaped = (o: Obj) => ['num_attention_heads', 'n_head', 'n_heads', 'head_dim', 'qk_rope_head_dim'].some((k) => o[k] !== undefined);
+  const text = top.obj.text_config;
+  if (isObject(text) && !shaped(top.obj)) return new Fields(text, 'text_config', top.fn);
+  return top;
+}
+
+function firstInteger(c: Fields, keys: readonly string[]): { value: number; key: string } | undefined {
+  for (const key of keys) if (c.has(key)) return { value: c.integer(key)!, key };
+  return undefined;
+}
+
+/** Reads the config text or object. */
+export function parseConfig(fn: string, config: unknown): Obj {
+  let parsed = config;
+  if (typeof config === 'string') {
+    try {
+      parsed = JSON.parse(config);
+    } catch (error) {
+      throw new PosEncError('INVALID_CONFIG', `${fn}: the config is not valid JSON (${(error as Error).message})`);
+    }
+  }
+  if (!isObject(parsed)) throw new PosEncError('INVALID_TYPE', `${fn}: config must be a config.json object or its JSON text, got ${args.describe(parsed)}`);
+  return parsed;
+}
+
+/** Builds the position plan of a Hugging Face config. */
+export function planFromConfig(fn: string, config: unknown, options: PlanReadOptions = {}): ModelPlan {
+  const top = new Fields(parseConfig(fn, config), '', fn);
+  const c = languageModel(top);
+  const notes: string[] = [];
+  const modelType = c.string('model_type') ?? top.string('model_type') ?? '';
+  const kind = modelType === '' ? 'rope' : KINDS[modelType];
+  if (kind === undefined) {
+    throw c.invalid(`model_type '${modelType}' is not a model posenc knows how positions are used in ` +
+      `(known: ${Object.keys(KINDS).join(', ')}); a plan from a guess could be wrong`);
+  }
+  if (modelType === '') notes.push('model_type is absent: read as a Llama-style model (RoPE on every layer, half pairing)');
+  refuseUnknownPositionKeys(c, modelType === 'mpt' ? ['attn_config'] : []);
+  if (c !== top) refuseUnknownPositionKeys(top);
+
+  const layersKey = firstInteger(c, ['num_hidden_layers', 'n_layer', 'n_layers', 'num_layers']);
+  if (!layersKey && !options.layersOptional) throw c.invalid(`${c.name('num_hidden_layers')} is required to plan every layer`);
+  const numLayers = layersKey?.value ?? 1;
+  const heads = firstInteger(c, ['num_attention_heads', 'n_head', 'n_heads']);
+  if (!heads) throw c.invalid(`${c.name('num_attention_heads')} is required`);
+  const numHeads = heads.value;
+  const hidden = firstInteger(c, ['hidden_size', 'n_embd', 'd_model']);
+  let headDim = c.integer('head_dim');
+  if (headDim === undefined) {
+    if (!hidden) throw c.invalid(`${c.name('head_dim')} or ${c.name('hidden_size')} is required`);
+    if (hidden.value % numHeads !== 0) throw c.invalid(`${c.name(hidden.key)} ${hidden.value} is not divisible by ${c.name(heads.key)} ${numHeads}`);
+    headDim = hidden.value / numHeads;
+  }
+  const numKeyValueHeads = c.integer('num_key_value_heads') ?? c.integer('num_kv_heads') ??
+    (c.boolean('multi_query') === true ? 1 : undefined) ?? numHeads;
+  const maxPositionEmbeddings = c.integer('max_position_embeddings') ?? c.integer('n_positions') ?? c.integer('max_seq_len');
+  const plan: ModelPlan = {
+    source: 'hf-config', modelType, numLayers, numHeads, numKeyValueHeads, headDim, absolute: null, layers: [], notes,
+  };
+  if (maxPositionEmbeddings !== undefined) plan.maxPositionEmbeddings = maxPositionEmbeddings;
+
+  if (kind !== 'rope' && kind !== 'falcon') {
+    plan.absolute = absoluteOf(c, modelType);
+    const alibi = alibiOf(c, modelType, numHeads);
+    plan.layers = Array.from({ length: numLayers }, (_, index) => ({ index, attention: 'full_attention', rope: null, alibi, window: null, queryScaling: null }));
+    return plan;
+  }
+  if (kind === 'falcon' && c.boolean('alibi') === true) {
+    plan.layers = Array.from({ length: numLayers }, (_, index) => ({
+      index, attention: 'full_attention', rope: null, alibi: { numHeads, maxBias: 8, form: 'bloom' }, window: null, queryScaling: null,
+    }));
+    return plan;
+  }
+  for (const key of ['use_alibi', 'alibi']) {
+    if (c.obj[key] === true) throw c.invalid(`${c.name(key)} is true, but model_type '${modelType}' uses RoPE in transformers`);
+  }
+  const pet = c.string('position_embedding_type');
+  if (pet !== undefined && pet !== 'rope' && pet !== 'rotary') {
+    throw c.invalid(`${c.name('position_embedding_type')} '${pet}' is not RoPE, which model_type '${modelType || '(none)'}' uses`);
+  }
+
+  const ropeFlags = ropeLayers(c, modelType, numLayers);
+  const types = layerTypes(c, modelType, numLayers, ropeFlags, notes);
+  const ropeByType = new Map<string, { rope: LayerRope; query: QueryScaling | null }>();
+  const ropeOf = (type: string) => {
+    if (!ropeByType.has(type)) ropeByType.set(type, ropeForType(c, top, modelType, headDim!, type, notes));
+    return ropeByType.get(type)!;
+  };
+  const temperature = temperatureTuning(c, modelType);
+  for (let index = 0; index < numLayers; index++) {
+    const type = types[index]!;
+    const read = type === 'linear_attention' ? null : ropeOf(type);
+    let rope: LayerRope | null = read ? read.rope : null;
+    if (ropeFlags && ropeFlags[index] === 0) rope = null;
+    if (modelType === 'cohere2' && type === 'full_attention') rope = null; // Cohere2Attention: RoPE only with a sliding window
+    const layer: LayerPlan = { index, attention: type, rope, alibi: null, window: windowOf(c, modelType, type), queryScaling: null };
+    if (rope === null && temperature) layer.queryScaling = temperature;
+    if (rope !== null && read?.query) layer.queryScaling = read.query;
+    plan.layers.push(layer);
+  }
+  const longrope = plan.layers.find((l) => l.rope?.spec.scaling?.type === 'longrope');
+  if (longrope) plan.longRope = longRopeSwitch(fn, options, longrope.rope!, maxPositionEmbeddings, notes);
+  if (modelType.startsWith('gemma4')) plan.headDim = c.integer('head_dim') ?? 256;
+  return plan;
+}
+
+/** The RoPE dictionary of a layer type: v5 per-type or flat `rope_parameters`, or v4 `rope_scaling`. */
+function parametersFor(c: Fields, type: string): Fields | undefined {
+  const rp = c.child('rope_parameters');
+  if (rp) {
+    const perType = Object.keys(rp.obj).filter((k) => (LAYER_TYPES as readonly string[]).includes(k));
+    if (perType.length === 0) return rp;
+    for (const key of Object.keys(rp.obj)) {
+      if (!perType.includes(key) && rp.obj[key] !== null) throw rp.invalid(`${rp.name(key)} sits beside per-layer-type entries (${perType.join(', ')}); posenc cannot tell which layers it applies to`);
+    }
+    const entry = rp.child(type);
+    if (!entry) throw rp.invalid(`${rp.name(type)} is missing: layers of type ${type} need their RoPE parameters`);
+    return entry;
+  }
+  return c.child('rope_scaling');
+}
+
+function ropeForType(c: Fields, top: Fields, modelType: string, headDim: number, type: string, notes: string[]): { rope: LayerRope; query: QueryScaling | null } {
+  const v5 = c.has('rope_parameters');
+  let p = parametersFor(c, type);
+  let source = p ? p.path : 'rope_theta';
+  const ctx: RopeContext = { c, top, modelType, headDim, headDimField: c.name('head_dim'), base: 10000 };
+  const theta = c.number('rope_theta') ?? c.number('rotary_emb_base');
+  ctx.base = theta ?? DEFAULT_THETA[modelType] ?? 10000;
+  if (theta === undefined && !(p?.has('rope_theta'))) {
+    notes.push(`rope_theta is absent: ${ctx.base} (the ${modelType || 'default'} configuration class default)`);
+  }
+  const partialKey = c.has('partial_rotary_factor') ? 'partial_rotary_factor' : c.has('rotary_pct') ? 'rotary_pct' : undefined;
+  if (partialKey) ctx.partial = { value: c.number(partialKey)!, field: c.name(partialKey) };
+
+  if (modelType === 'deepseek_v2' || modelType === 'deepseek_v3') {
+    const rope = c.integer('qk_rope_head_dim');
+    if (rope === undefined) throw c.invalid(`${c.name('qk_rope_head_dim')} is required for model_type '${modelType}'`);
+    ctx.headDim = rope;
+    ctx.headDimField = c.name('qk_rope_head_dim');
+  }
+  if (modelType.startsWith('gemma4')) {
+    if (type === 'full_attention') {
+      ctx.headDim = c.integer('global_head_dim') ?? 512; // Gemma4TextConfig default; HF passes head_dim_key="global_head_dim"
+      ctx.headDimField = c.name('global_head_dim');
+    }
+    if (!p) {
+      // Gemma4TextConfig.__post_init__ defaults
+      const defaults: Record<string, Obj> = {
+        sliding_attention: { rope_type: 'default', rope_theta: 10000 },
+        full_attention: { rope_type: 'proportional', partial_rotary_factor: 0.25, rope_theta: 1e6 },
+      };
+      p = new Fields(defaults[type] ?? {}, `(Gemma4TextConfig default ${type})`, c.fn);
+      source = p.path;
+      notes.push(`rope_parameters is absent: Gemma4TextConfig's default for ${type}`);
+    }
+  }
+  if (!v5 && (modelType === 'gemma3' || modelType === 'gemma3_text') && type === 'sliding_attention') {
+    // Gemma3 v4: sliding layers use rope_local_base_freq (default 10000) and no scaling (HF Gemma3Model.rotary_emb_local).
+    ctx.base = c.number('rope_local_base_freq') ?? 10000;
+    if (!c.has('rope_local_base_freq')) notes.push('rope_local_base_freq is absent: 10000 (Gemma3TextConfig default)');
+    p = undefined;
+    source = c.name('rope_local_base_freq');
+  }
+  if (!v5 && modelType === 'modernbert') {
+    // ModernBERT v4: global_rope_theta (default 160000) on full layers, local_rope_theta (default 10000) on sliding ones.
+    const key = type === 'full_attention' ? 'global_rope_theta' : 'local_rope_theta';
+    ctx.base = c.number(key) ?? (type === 'full_attention' ? 160000 : 10000);
+    source = c.name(key);
+  }
+  if (!v5 && modelType !== 'gemma3' && modelType !== 'gemma3_text' && c.has('rope_local_base_freq')) {
+    throw c.invalid(`${c.name('rope_local_base_freq')} is not read by model_type '${modelType}' in transformers`);
+  }
+  if (!v5 && modelType !== 'modernbert') {
+    for (const key of ['global_rope_theta', 'local_rope_theta']) {
+      if (c.has(key)) throw c.invalid(`${c.name(key)} is not read by model_type '${modelType}' in transformers`);
+    }
+  }
+  const { spec, form } = readRope(ctx, p, notes);
+  const query = p ? ministralScaling(p) : null;
+  if (ropeTypeOf(p).type === 'mrope') notes.push(`${p!.name('type')} 'mrope' is the default RoPE with M-RoPE sections (HF reads it as 'default')`);
+  if (modelType === 'deepseek_v2' || modelType === 'deepseek_v3') {
+    return { rope: { spec, source, form: deepseekForm(c, spec) }, query };
+  }
+  if (modelType === 'pixtral') {
+    const image = c.integer('image_size');
+    const patch = c.integer('patch_size');
+    if (image === undefined || patch === undefined) throw c.invalid(`${c.name('image_size')} and ${c.name('patch_size')} are required for Pixtral's 2-D RoPE`);
+    return { rope: { spec, source, form: { kind: '2d', maxPatchesPerSide: Math.floor(image / patch) } }, query };
+  }
+  return { rope: { spec, source, form }, query };
+}
+
+/** DeepSeek MLA: the rotary part follows qk_nope_head_dim content lanes; mscale² multiplies the softmax scale. */
+function deepseekForm(c: Fields, spec: LayerRope['spec']) {
+  const nope = c.integer('qk_nope_head_dim', 'nonnegative') ?? 0;
+  let softmaxScaleFactor = 1;
+  const s = spec.scaling;
+  // DeepseekV3Attention: with a scaled RoPE and a non-zero mscale_all_dim, scaling *= mscale(factor, mscale_all_dim)^2.
+  if (s && s.type === 'yarn' && s.mscaleAllDim && s.factor !== undefined) {
+    const m = s.factor <= 1 ? 1 : 0.1 * s.mscaleAllDim * Math.log(s.factor) + 1;
+    softmaxScaleFactor = m * m;
+  }
+  return { kind: 'decoupled' as const, nopeHeadDim: nope, ropeHeadDim: spec.headDim, softmaxScaleFactor };
+}
+
+/** Llama 4 attention temperature tuning on its no-RoPE layers (Llama4TextAttention.forward). */
+function temperatureTuning(c: Fields, modelType: string): QueryScaling | null {
+  if (modelType !== 'llama4' && modelType !== 'llama4_text') {
+    for (const key of ['attn_temperature_tuning', 'floor_scale', 'attn_scale']) {
+      if (c.has(key)) throw c.invalid(`${c.name(key)} is not read by model_type '${modelType}' in transformers`);
+    }
+    return null;
+  }
+  const on = c.obj.attn_temperature_tuning;
+  if (on === false || on === 0) return null; // Llama4TextConfig default: True
+  return {
+    kind: 'log-floor', scale: c.number('attn_scale') ?? 0.1, floorScale: c.number('floor_scale') ?? 8192, positionOffset: 1,
+    source: `${c.name('attn_temperature_tuning')}, ${c.name('attn_scale')}, ${c.name('floor_scale')}`,
+  };
+}
+
+/** Ministral 3's `llama_4_scaling_beta` (modeling_ministral3.py get_llama_4_attn_scale), on every RoPE layer. */
+function ministralScaling(p: Fields): QueryScaling | null {
+  if (!p.has('llama_4_scaling_beta')) return null;
+  const beta = p.number('llama_4_scaling_beta', 'nonnegative')!;
+  const floorScale = p.number('original_max_position_embeddings');
+  if (floorScale === undefined) throw p.invalid(`${p.name('original_max_position_embeddings')} is required with llama_4_scaling_beta (its floor scale)`);
+  return { kind: 'log-floor', scale: beta, floorScale, positionOffset: 0, source: p.name('llama_4_scaling_beta') };
+}
+
+function longRopeSwitch(fn: string, options: ModelConfigOptions, rope: LayerRope, maxPos: number | undefined, notes: string[]): LongRopeSwitch {
+  const s = rope.spec.scaling as { originalMaxPositionEmbeddings: number };
+  const rule = options.longRope ?? 'hf';
+  const result: LongRopeSwitch = { rule, originalMaxPositionEmbeddings: s.originalMaxPositionEmbeddings };
+  if (rule !== 'hf') {
+    const length = options.contextLength ?? maxPos;
+    if (length === undefined) throw new PosEncError('MISSING_OPTION', `${fn}: option 'contextLength' is required for longRope '${rule}'`);
+    if (options.contextLength === undefined) notes.push(`longRope '${rule}': the length is max_position_embeddings (${length}) unless contextLength is given`);
+    result.length = length;
+  }
+  return result;
+}
+
+function absoluteOf(c: Fields, modelType: string): AbsolutePositions | null {
+  if (modelType === 'gpt2') return { kind: 'learned', size: c.integer('n_positions') ?? 1024, offset: 0, tensor: 'wpe.weight' };
+  if (modelType === 'opt') {
+    // OPTLearnedPositionalEmbedding: num_embeddings + 2 rows, position p at row p + 2.
+    return { kind: 'learned', size: (c.integer('max_position_embeddings') ?? 2048) + 2, offset: 2, tensor: 'decoder.embed_positions.weight' };
+  }
+  if (modelType === 'bert' || modelType === 'roberta' || modelType === 'xlm-roberta') {
+    const pet = c.string('position_embedding_type') ?? 'absolute';
+    if (pet !== 'absolute') throw c.invalid(`${c.name('position_embedding_type')} '${pet}' is not supported in a plan (only 'absolute')`);
+    // RoBERTa: create_position_ids_from_input_ids numbers tokens from padding_idx + 1.
+    const offset = modelType === 'bert' ? 0 : (c.integer('pad_token_id', 'nonnegative') ?? 1) + 1;
+    return { kind: 'learned', size: c.integer('max_position_embeddings') ?? 512, offset, tensor: 'embeddings.position_embeddings.weight' };
+  }
+  return null;
+}
+
+function alibiOf(c: Fields, modelType: string, numHeads: number): LayerAlibi | null {
+  if (modelType === 'bloom') return { numHeads, maxBias: 8, form: 'bloom' };
+  if (modelType !== 'mpt') return null;
+  const a = c.child('attn_config') ?? new Fields({}, c.name('attn_config'), c.fn);
+  const known = ['alibi', 'alibi_bias_max', 'attn_impl', 'attn_pdrop', 'attn_type', 'clip_qkv', 'prefix_lm', 'qk_ln', 'softmax_scale',
+    'attn_uses_sequence_id', 'sliding_window_size', 'rope', 'rope_theta', 'rope_impl', 'rope_dail_config', 'rope_hf_config', 'kv_n_heads', 'qk_gn'];
+  for (const key of Object.keys(a.obj)) if (!known.includes(key)) throw a.invalid(`${a.name(key)} is an MPT attention setting posenc does not know`);
+  if (a.obj.rope === true) throw a.invalid(`${a.name('rope')} is true: transformers' MptModel has no RoPE`);
+  if (typeof a.obj.sliding_window_size === 'number' && a.obj.sliding_window_size !== -1) throw a.invalid(`${a.name('sliding_window_size')} is not supported by transformers' MptModel`);
+  if (a.obj.alibi === false) throw a.invalid(`${a.name('alibi')} is false: transformers' MptModel always adds ALiBi`);
+  return { numHeads, maxBias: a.number('alibi_bias_max') ?? 8, form: 'causal' };
+}

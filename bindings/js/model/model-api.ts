@@ -1,0 +1,165 @@
+// pe.model: a model's per-layer position plan from its Hugging Face config.json or GGUF header,
+// written back in either dialect, and the numbers each layer uses (RoPE frequencies and cos/sin,
+// ALiBi slopes, query scales), computed by pe.rope / pe.alibi in float64.
+import * as args from '../runtime/args.js';
+import { PosEncError } from '../runtime/errors.js';
+import type { AlibiApi } from '../families/alibi.js';
+import type { RopeApi } from '../families/rope/rope.js';
+import type { RopeFrequencies } from '../families/rope/spec.js';
+import { planFromConfig } from './hf-config.js';
+import type { ModelConfigOptions } from './hf-config.js';
+import { planFromGguf, planToGguf } from './gguf-plan.js';
+import type { GgufMetadata, GgufReadOptions } from './gguf-plan.js';
+import { planToConfig } from './hf-writer.js';
+import { summarizePlan } from './summary.js';
+import type { LayerPlan, ModelPlan } from './plan.js';
+
+export type { ModelConfigOptions } from './hf-config.js';
+export type { GgufMetadata, GgufReadOptions, GgufValue } from './gguf-plan.js';
+export type * from './plan.js';
+
+/** Options of the per-layer computations. */
+export interface ModelLengthOptions {
+  /** The current sequence length (dynamic NTK, LongRoPE with the HF rule). Default: as at model load. */
+  seqLen?: number;
+}
+
+/** Cos and sin of a layer's RoPE at given positions, float64, `[positions, pairs]`, attention factor included. */
+export interface LayerCosSin {
+  cos: Float64Array;
+  sin: Float64Array;
+  dims: [number, number];
+}
+
+/** Per-layer position plans: `pe.model`. */
+export interface ModelApi {
+  /** The plan of a Hugging Face config.json (object or JSON text). Throws INVALID_CONFIG naming a key posenc does not understand. */
+  fromConfig(config: object | string, options?: ModelConfigOptions): ModelPlan;
+  /** The plan of a GGUF file's metadata (the whole file or its first bytes, up to the end of the key/value section). */
+  fromGguf(bytes: ArrayBuffer | Uint8Array, options?: GgufReadOptions): ModelPlan;
+  /** The plan written as a Hugging Face config.json fragment (the position keys only). */
+  toConfig(plan: ModelPlan): Record<string, unknown>;
+  /** The plan written as GGUF key/values (llama.cpp names) with their GGUF types. */
+  toGguf(plan: ModelPlan): GgufMetadata;
+  /** The RoPE frequencies of layer `layer` (null without RoPE); proportional RoPE's non-rotated pairs are 0. */
+  frequencies(plan: ModelPlan, layer: number, options?: ModelLengthOptions): RopeFrequencies | null;
+  /** cos/sin of layer `layer` at `positions` (null without RoPE), formed in float64 from the frequencies. */
+  cosSin(plan: ModelPlan, layer: number, positions: ArrayLike<number>, options?: ModelLengthOptions): LayerCosSin | null;
+  /** The ALiBi slopes of layer `layer` (null without ALiBi). */
+  alibiSlopes(plan: ModelPlan, layer: number): Float64Array | null;
+  /** The query multipliers of layer `layer` at `positions` (null when the layer does not scale queries). */
+  queryScales(plan: ModelPlan, layer: number, positions: ArrayLike<number>): Float64Array | null;
+  /** Which LongRoPE list the model uses at `seqLen` under its switch rule (null without LongRoPE). */
+  longRopeList(plan: ModelPlan, seqLen: number): 'short' | 'long' | null;
+  /** A readable summary, identical layers grouped ("layers 0-4, 6-10: ..."). */
+  summarize(plan: ModelPlan, options?: ModelLengthOptions): string[];
+}
+
+function layerOf(fn: string, plan: ModelPlan, layer: unknown): LayerPlan {
+  if (plan === null || typeof plan !== 'object' || !Array.isArray((plan as ModelPlan).layers)) {
+    throw new PosEncError('INVALID_TYPE', `${fn}: plan must be a plan from pe.model.fromConfig or fromGguf, got ${args.describe(plan)}`);
+  }
+  const index = args.integer(fn, 'layer', layer, 0);
+  const l = plan.layers[index];
+  if (!l) throw new PosEncError('OUT_OF_RANGE', `${fn}: layer ${index} is outside the model's ${plan.layers.length} layers`);
+  return l;
+}
+
+function positionList(fn: string, positions: unknown): Float64Array {
+  if (!Array.isArray(positions) && !(ArrayBuffer.isView(positions) && !(positions instanceof DataView))) {
+    throw new PosEncError('INVALID_TYPE', `${fn}: positions must be an array of integers, got ${args.describe(positions)}`);
+  }
+  const list = positions as ArrayLike<unknown>;
+  const out = new Float64Array(list.length);
+  for (let i = 0; i < list.length; i++) {
+    const v = typeof list[i] === 'bigint' ? Number(list[i]) : list[i];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
+      throw new PosEncError('INVALID_ARGUMENT', `${fn}: positions[${i}] must be an integer >= 0, got ${args.describe(list[i])}`);
+    }
+    out[i] = v;
+  }
+  return out;
+}
+
+export function modelApi(rope: RopeApi, alibi: AlibiApi): ModelApi {
+  function longRopeList(plan: ModelPlan, seqLen: number): 'short' | 'long' | null {
+    const s = plan.longRope;
+    if (!s) return null;
+    const length = s.rule === 'hf' ? seqLen : s.length!;
+    return length > s.originalMaxPositionEmbeddings ? 'long' : 'short';
+  }
+
+  function frequencies(plan: ModelPlan, layer: number, options?: ModelLengthOptions): RopeFrequencies | null {
+    const fn = 'model.frequencies';
+    const l = layerOf(fn, plan, layer);
+    const opts = args.options(fn, options, ['seqLen'], true);
+    if (!l.rope) return null;
+    const { mropeSection: _sections, headDim: _headDim, ...spec } = l.rope.spec;
+    let seqLen = opts.seqLen === undefined ? undefined : args.integer(fn, 'seqLen', opts.seqLen);
+    if (spec.scaling?.type === 'longrope' && plan.longRope && (plan.longRope.rule !== 'hf' || seqLen !== undefined)) {
+      // The switch rule picks the list; HF's per-call rule reads the length that gives the same list.
+      const original = plan.longRope.originalMaxPositionEmbeddings;
+      seqLen = longRopeList(plan, seqLen ?? 0) === 'long' ? original + 1 : original;
+    }
+    const f = rope.frequencies(spec, seqLen === undefined ? undefined : { seqLen });
+    if (l.rope.form.kind === 'proportional') f.invFreq.fill(0, l.rope.form.rotatedPairs);
+    return f;
+  }
+
+  function cosSin(plan: ModelPlan, layer: number, positions: ArrayLike<number>, options?: ModelLengthOptions): LayerCosSin | null {
+    const fn = 'model.cosSin';
+    const ids = positionList(fn, positions);
+    const f = frequencies(plan, layer, options);
+    if (!f) return null;
+    const pairs = f.invFreq.length;
+    const cos = new Float64Array(ids.length * pairs);
+    const sin = new Float64Array(ids.length * pairs);
+    ids.forEach((p, r) => {
+      for (let i = 0; i < pairs; i++) {
+        const angle = p * f.invFreq[i]!;
+        cos[r * pairs + i] = Math.cos(angle) * f.attentionFactor;
+        sin[r * pairs + i] = Math.sin(angle) * f.attentionFactor;
+      }
+    });
+    return { cos, sin, dims: [ids.length, pairs] };
+  }
+
+  function alibiSlopes(plan: ModelPlan, layer: number): Float64Array | null {
+    const l = layerOf('model.alibiSlopes', plan, layer);
+    return l.alibi ? alibi.slopes({ numHeads: l.alibi.numHeads, maxBias: l.alibi.maxBias }) : null;
+  }
+
+  function queryScales(plan: ModelPlan, layer: number, positions: ArrayLike<number>): Float64Array | null {
+    const fn = 'model.queryScales';
+    const l = layerOf(fn, plan, layer);
+    const ids = positionList(fn, positions);
+    const q = l.queryScaling;
+    if (!q) return null;
+    return ids.map((p) => 1 + q.scale * Math.log1p(Math.floor((p + q.positionOffset) / q.floorScale)));
+  }
+
+  return {
+    fromConfig: (config, options) => {
+      const opts = args.options('model.fromConfig', options, ['longRope', 'contextLength'], true);
+      if (opts.longRope !== undefined) args.choice('model.fromConfig', 'longRope', opts.longRope, ['hf', 'vllm', 'llama.cpp']);
+      if (opts.contextLength !== undefined) args.integer('model.fromConfig', 'contextLength', opts.contextLength);
+      return planFromConfig('model.fromConfig', config, opts as ModelConfigOptions);
+    },
+    fromGguf: (bytes, options) => planFromGguf('model.fromGguf', bytes, options),
+    toConfig: (plan) => planToConfig('model.toConfig', plan),
+    toGguf: (plan) => planToGguf('model.toGguf', plan),
+    frequencies,
+    cosSin,
+    alibiSlopes,
+    queryScales,
+    longRopeList: (plan, seqLen) => {
+      layerOf('model.longRopeList', plan, 0);
+      return longRopeList(plan, args.integer('model.longRopeList', 'seqLen', seqLen));
+    },
+    summarize: (plan, options) => {
+      layerOf('model.summarize', plan, 0);
+      const opts = args.options('model.summarize', options, ['seqLen'], true);
+      return summarizePlan(plan, (i) => frequencies(plan, i, opts as ModelLengthOptions), opts.seqLen as number | undefined);
+    },
+  };
+}

@@ -36,7 +36,7 @@ const UNRELATED = [
   'scale_attn_by_inverse_layer_idx', 'scale_attn_weights', 'reorder_and_upcast_attn', // GPT-2 attention scaling, not positional
   'attention_k_eq_v', 'num_kv_shared_layers', // Gemma 4 key/value sharing
   'linear_conv_kernel_dim', // Qwen3-Next Gated DeltaNet convolution (linear-attention layers, no positions)
-  'sliding_window_size_ratio',
+  'sliding_window_size', // Gemma 2 checkpoints: a duplicate of sliding_window that Gemma2Config/modeling_gemma2.py never read
 ];
 
 const KNOWN = new Set([...READ, ...UNRELATED]);

@@ -3,6 +3,7 @@ import type { Tensor } from '../runtime/args.js';
 import { readJsonFile, readTensorFile, writeTensorFile } from './files.js';
 import { PosEncError } from '../runtime/errors.js';
 import type { PosEnc } from '../posenc.js';
+import { PLAN_COMMAND } from './plan-command.js';
 
 /** Parsed flags: --name value pairs (values are strings) and positional arguments. */
 export interface Flags {
@@ -174,6 +175,8 @@ export const COMMANDS: Record<string, Command> = {
       print(JSON.stringify({ spec, frequencies: plain }, null, 2));
     },
   },
+
+  plan: PLAN_COMMAND,
 
   alibi: {
     summary: 'write an ALiBi bias [heads, qLen, kLen]',

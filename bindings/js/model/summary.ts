@@ -3,7 +3,7 @@ import type { RopeFrequencies } from '../families/rope/spec.js';
 import type { LayerPlan, ModelPlan } from './plan.js';
 
 function num(v: number): string {
-  if (Number.isInteger(v) && Math.abs(v) >= 1e5 && /^[1-9]0+$/.test(String(v))) return `1e${String(v).length - 1}`;
+  if (Number.isInteger(v) && Math.abs(v) >= 1e5 && /^[1-9]0+$/.test(String(v))) return `${String(v)[0]}e${String(v).length - 1}`;
   return String(Number.isInteger(v) ? v : Number(v.toPrecision(6)));
 }
 

@@ -18,7 +18,7 @@ export type GgufReadOptions = Record<string, never>;
 
 /** llama.cpp architectures posenc reads: their RoPE pairing (llama_model_rope_type: NORM = interleaved, NEOX = half) or ALiBi. */
 const ARCHS: Record<string, { pairing?: 'half' | 'interleaved'; alibi?: true; swaPattern?: number; hf: string }> = {
-  llama: { pairing: 'interleaved', hf: 'llama' }, deepseek2: { pairing: 'interleaved', hf: 'deepseek_v3' },
+  llama: { pairing: 'interleaved', hf: 'llama' },
   'command-r': { pairing: 'interleaved', hf: 'cohere' }, cohere2: { pairing: 'interleaved', swaPattern: 4, hf: 'cohere2' },
   qwen2: { pairing: 'half', hf: 'qwen2' }, qwen2moe: { pairing: 'half', hf: 'qwen2_moe' }, qwen3: { pairing: 'half', hf: 'qwen3' },
   qwen3moe: { pairing: 'half', hf: 'qwen3_moe' }, phi2: { pairing: 'half', hf: 'phi' }, phi3: { pairing: 'half', hf: 'phi3' },
@@ -28,7 +28,7 @@ const ARCHS: Record<string, { pairing?: 'half' | 'interleaved'; alibi?: true; sw
   bloom: { alibi: true, hf: 'bloom' }, mpt: { alibi: true, hf: 'mpt' },
 };
 const HF_TO_ARCH: Record<string, string> = Object.fromEntries(Object.entries(ARCHS).map(([arch, a]) => [a.hf, arch]));
-Object.assign(HF_TO_ARCH, { gemma3: 'gemma3', mistral: 'llama', mixtral: 'llama', deepseek_v2: 'deepseek2' });
+Object.assign(HF_TO_ARCH, { gemma3: 'gemma3', mistral: 'llama', mixtral: 'llama' });
 
 /** Keys under `<arch>.` that posenc reads; any other key there that names positions is refused. */
 const READ_KEYS = ['context_length', 'block_count', 'embedding_length', 'attention.head_count', 'attention.head_count_kv',

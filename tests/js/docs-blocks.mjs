@@ -155,3 +155,27 @@ export function tableCodes(markdown, heading) {
   const rows = rest.slice(0, end < 0 ? undefined : end).filter((l) => /^\| *`/.test(l));
   return rows.flatMap((row) => [...row.split('|')[1].matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]));
 }
+
+/**
+ * The paths of a layout map (a text block of `name  description` lines, two spaces of indentation
+ * per level, directories ending in `/`; description lines that wrap are indented past the names).
+ */
+export function layoutPaths(map) {
+  const parents = [];
+  const paths = [];
+  for (const line of map.split('\n')) {
+    const m = /^( *)(\S+)/.exec(line);
+    if (!m || m[1].length % 2 !== 0 || m[1].length > 2 * parents.length || m[1].length >= 12) continue;
+    const depth = m[1].length / 2;
+    parents.length = depth;
+    const path = parents.join('') + m[2];
+    paths.push(path);
+    if (m[2].endsWith('/')) parents.push(m[2]);
+  }
+  return paths;
+}
+
+/** GitHub's anchor for a Markdown heading. */
+export function headingAnchor(heading) {
+  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+}

@@ -3,16 +3,17 @@
 // resolves to this package by self-reference, and run in an empty folder; sh: bash in an empty
 // folder, `npx posenc` being the built CLI), and what it prints is compared with the output block
 // the text states (rules in docs-blocks.mjs). The README's error-code table must list exactly the
-// codes of bindings/js/runtime/errors.ts.
+// codes of bindings/js/runtime/errors.ts, its layout map must match the tree, and every relative link
+// must lead to a file (and heading) of the repository; the README links nothing outside it.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { compareOutput, programsOf, tableCodes, tokens } from './docs-blocks.mjs';
+import { compareOutput, fencedBlocks, headingAnchor, layoutPaths, programsOf, tableCodes, tokens } from './docs-blocks.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SNIPPETS = join(ROOT, 'build', 'docs-snippets');
@@ -82,6 +83,46 @@ test('the README error table lists exactly the codes of errors.ts', () => {
   assert.deepEqual([...new Set(listed)].sort(), codes);
   assert.equal(listed.length, new Set(listed).size, 'each code is listed once');
 });
+
+test('the README layout map names existing paths, and every directory of the tree to depth 2', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  const map = fencedBlocks(readme).find((b) => b.heading === 'Contributing / building from source' && b.lang === 'text');
+  assert.ok(map, 'the README has a layout map (a text block under "Contributing / building from source")');
+  const paths = layoutPaths(map.code);
+  for (const p of paths) assert.ok(existsSync(join(ROOT, p)), `the layout map names ${p}, which does not exist`);
+  const tracked = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+  const dirs = new Set(tracked.flatMap((f) => {
+    const parts = f.split('/').slice(0, -1);
+    return parts.slice(0, 2).map((_, i) => `${parts.slice(0, i + 1).join('/')}/`);
+  }));
+  const missing = [...dirs].filter((d) => !paths.includes(d)).sort();
+  assert.deepEqual(missing, [], 'directories missing from the README layout map');
+});
+
+test('relative links lead to files and headings of the repository; the README links nothing outside it', () => {
+  const anchors = (file) => new Set(fencedFree(readFileSync(file, 'utf8')).match(/^#{1,6} .*$/gm)?.map((h) => headingAnchor(h.replace(/^#+ /, ''))) ?? []);
+  const broken = [];
+  for (const doc of DOCS) {
+    const text = fencedFree(readFileSync(join(ROOT, doc), 'utf8'));
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target)) {
+        if (doc === 'README.md') broken.push(`${doc}: ${target} is outside the repository`);
+        continue;
+      }
+      const [path, anchor] = target.split('#');
+      const file = path ? normalize(join(ROOT, dirname(doc), path)) : join(ROOT, doc);
+      if (!existsSync(file)) broken.push(`${doc}: ${target} (no such file)`);
+      else if (anchor && file.endsWith('.md') && !anchors(file).has(anchor)) broken.push(`${doc}: ${target} (no such heading)`);
+    }
+  }
+  assert.deepEqual(broken, []);
+  assert.doesNotMatch(readFileSync(join(ROOT, 'README.md'), 'utf8'), /https?:\/\//, 'the README cites nothing outside the repository');
+});
+
+/** Markdown without its fenced code blocks. */
+function fencedFree(markdown) {
+  return markdown.replace(/^```[^\n]*\n[\s\S]*?^```\s*$/gm, '');
+}
 
 test('the comparison fails when a stated value is wrong, missing or extra', () => {
   assert.equal(compareOutput('[ 0, 0.8414709568023682 ]\n', '[0, 0.841471]'), undefined);

@@ -32,23 +32,22 @@ function runProgram(file, args, cwd) {
 
 /** Runs one program block in a fresh empty folder and returns what it printed. */
 async function run(doc, { block }) {
+  const extension = { js: 'mjs', cjs: 'cjs', sh: 'sh' }[block.lang];
+  const file = join(SNIPPETS, `${doc.replace(/[/.]/g, '-')}-${block.line}.${extension}`);
+  mkdirSync(SNIPPETS, { recursive: true });
   const cwd = mkdtempSync(join(tmpdir(), 'posenc-docs-'));
   try {
     let result;
     if (block.lang === 'sh') {
       // A user runs `npx posenc` where the package is installed; here it is the CLI just built.
-      const script = `npx() {\n  if [ "$1" = posenc ]; then shift; node ${JSON.stringify(CLI)} "$@";\n` +
-        `  else echo "docs test: only 'npx posenc' is available" >&2; return 127; fi\n}\n${block.code}`;
-      writeFileSync(join(cwd, 'snippet.sh'), script);
-      result = await runProgram('bash', ['-euo', 'pipefail', 'snippet.sh'], cwd);
+      writeFileSync(file, `npx() {\n  if [ "$1" = posenc ]; then shift; ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@";\n` +
+        `  else echo "docs test: only 'npx posenc' is available" >&2; return 127; fi\n}\n${block.code}`);
+      result = await runProgram('bash', ['-euo', 'pipefail', file], cwd);
     } else {
-      mkdirSync(SNIPPETS, { recursive: true });
-      const file = join(SNIPPETS, `${doc.replace(/[/.]/g, '-')}-${block.line}.${block.lang === 'cjs' ? 'cjs' : 'mjs'}`);
       writeFileSync(file, block.code);
       result = await runProgram(process.execPath, [file], cwd);
     }
-    const where = `${doc}:${block.line}`;
-    assert.equal(result.code, 0, `${where} exited with ${result.code}\n${result.stderr.slice(0, 4000)}`);
+    assert.equal(result.code, 0, `${doc}:${block.line} exited with ${result.code}\n${result.stderr.slice(0, 4000)}`);
     return result.stdout;
   } finally {
     rmSync(cwd, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 // Does where a buffer sits in WebAssembly memory change how fast a loop runs over it? The bound
 // loops (harness/bounds.mjs) over two buffers of the same size in posenc's memory: one allocated
 // first, one after 256 MiB more was allocated (and so after the memory grew), timed together the
-// way the bench times a case (harness/timing.mjs). On the VM the README's numbers come from, with
+// way the bench times a case (harness/timing.mjs). On the VM docs/performance.md's numbers come from, with
 // `32`: rmw within 3% in the two regions, rot up to 1.3x apart, the faster region changing from
 // run to run (noise, not a slower place). With `32 --no-rewarm` (samples not re-warmed, as the
 // bench was before) both loops can move further apart: most of that is the ramp ramp-probe.mjs

@@ -1,7 +1,7 @@
 // How long does a memory-bound loop take to reach its speed? The rmw bound (harness/bounds.mjs)
 // over a buffer of posenc's memory, timed call by call: back to back; right after six passes of the
 // same loop over another buffer of the same size; right after a compute-bound JS spin of 10 ms;
-// right after a JS loop over a Float32Array of the same size. On the VM the README's numbers come
+// right after a JS loop over a Float32Array of the same size. On the VM docs/performance.md's numbers come
 // from (32 MiB, beyond L2, inside a large L3 shared with other tenants), the first 3-5 calls after
 // each of the last three ran 2-3x slower than back to back. That is why the bench's timing
 // (harness/timing.mjs) re-warms every contender and bound before each sample.

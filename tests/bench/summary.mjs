@@ -1,4 +1,4 @@
-// Prints the README summary table (and the targets) from a results JSON written by run.mjs:
+// Prints the summary table of docs/performance.md (and the targets) from a results JSON written by run.mjs:
 //   node tests/bench/summary.mjs [build/bench/results.json] [more.json ...]
 // With more than one file, the tables come from the first, followed by every target result in
 // each run side by side (how far a row moves between runs).

@@ -1,6 +1,6 @@
 // The heap of one module instance: aligned allocation with clear errors, fresh views, status checks.
 // Views are re-derived from the module after every allocation and call: when WebAssembly memory
-// grows, every older view is detached (docs/building.md, "WebAssembly memory").
+// grows, every older view is detached (docs/building.md 6).
 import { PosEncError, statusError } from './errors.js';
 import type { Ptr, RawModule } from './raw-module.js';
 

@@ -37,7 +37,7 @@ inline std::size_t anchored_anchor_count(std::size_t rows) { return rows / kAnch
 /// As angle_rows_range, but only the anchors and offsets are computed that way (in double,
 /// rounded once); every row combines its anchor and offset by the angle-addition identities in
 /// float arithmetic (kernels/anchor-inl.hpp): absolute error at most 3.2e-7 * scale instead of
-/// half an ulp, and faster (README, Performance). Short ranges (under 2 * kAnchorRows rows) and
+/// half an ulp, and faster (docs/performance.md). Short ranges (under 2 * kAnchorRows rows) and
 /// sinks without such a kernel (strides other than [sin, cos] pairs or contiguous rows) take
 /// angle_rows_range.
 Status angle_rows_range_fast(const double* freq, std::size_t pairs, double start, std::size_t count,

@@ -23,7 +23,7 @@ enum class SinusoidLayout : int { interleaved = 0, half = 1 };
 ///     exact: sin and cos evaluated in double and rounded once to float (error <= half an ulp).
 ///     fast:  every 32nd row and the first 32 rows computed that way; the rows between combine
 ///            them by the angle-addition identities in float arithmetic. Absolute error at most
-///            3.2e-7, nothing accumulates along the table, faster (README, Performance).
+///            3.2e-7, nothing accumulates along the table, faster (docs/performance.md).
 ///            Ranges of positions only; explicit position lists are always exact.
 enum class SinusoidPrecision : int { exact = 0, fast = 1 };
 

@@ -1,4 +1,4 @@
-// Tables (Markdown) for the terminal and the README, from the measured rows.
+// Tables (Markdown) for the terminal and docs/performance.md, from the measured rows.
 import { formatBytes } from './data.mjs';
 
 /** Peer groups, in column order: a row's "vs X" is X's best median / this row's median (>1: faster). */
@@ -74,8 +74,8 @@ export function targetsAcrossRuns(paths, runs) {
 }
 
 /**
- * The README table: per case, the posenc rows a kernel module lists in `summary.rows` (cases
- * filtered by `summary.cases`), with the ratios that matter. Markdown.
+ * The summary table of docs/performance.md: per case, the posenc rows a kernel module lists in
+ * `summary.rows` (cases filtered by `summary.cases`), with the ratios that matter. Markdown.
  */
 export function summaryTable(kernels, cases) {
   const head = ['case', 'posenc', 'median', 'GB/s', '×fill', '×rmw', '×add', '×rot', 'vs naive JS', 'vs opt. JS', 'vs tfjs', 'vs ORT'];

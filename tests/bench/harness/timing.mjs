@@ -3,7 +3,7 @@
 // then hits all of them alike, and the ratios between medians stay meaningful.
 //
 // Round-robin alone favours whoever runs right after its own data was touched. On the VM the
-// README's numbers come from (2 MiB of L2 per core, a large L3 shared with other tenants), a loop
+// numbers of docs/performance.md come from (2 MiB of L2 per core, a large L3 shared with other tenants), a loop
 // over 32 MiB ran 2-3x slower for its first 3-5 passes after another loop had streamed a different
 // buffer, or after 10 ms of compute-bound code, and only then reached its speed
 // (`node tests/bench/ramp-probe.mjs`). The bounds ran back to back on the same two buffers and were

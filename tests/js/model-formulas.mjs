@@ -40,3 +40,47 @@ export function worstRel(a, b) {
   }
   return worst;
 }
+
+/**
+ * modeling_rope_utils.py _compute_yarn_parameters: the attention factor. get_mscale(s, m) =
+ * 0.1 m ln(s) + 1 (1 for s <= 1); with both mscale and mscale_all_dim non-zero (DeepSeek,
+ * Ministral 3) it is get_mscale(f, mscale) / get_mscale(f, mscale_all_dim), else get_mscale(f).
+ */
+export function yarnAttentionFactor(factor, { mscale, mscaleAllDim, attentionFactor } = {}) {
+  if (attentionFactor !== undefined) return attentionFactor;
+  const get = (s, m = 1) => (s <= 1 ? 1 : 0.1 * m * Math.log(s) + 1);
+  return mscale && mscaleAllDim ? get(factor, mscale) / get(factor, mscaleAllDim) : get(factor);
+}
+
+/**
+ * Partial rotary (GPT-NeoX rotary_pct, Phi/StableLM partial_rotary_factor): HF rotates the leading
+ * dim = int(head_dim * factor) lanes (modeling_rope_utils.py _compute_default_rope_parameters).
+ */
+export function rotaryDimOf(headDim, partial) {
+  return Math.trunc(headDim * partial);
+}
+
+/** modeling_llama4/ministral3 query scale: 1 + beta * ln(1 + floor((p + offset) / floorScale)). */
+export function logFloorScale(p, beta, floorScale, offset = 0) {
+  return 1 + beta * Math.log(1 + Math.floor((p + offset) / floorScale));
+}
+
+/**
+ * llama.cpp convert_hf_to_gguf.py LlamaModel.generate_extra_tensors: the `rope_freqs` tensor of a
+ * llama3-scaled model, per-pair divisors of base^(-2i/d). torch computes the frequencies and the
+ * blend in float32 (`torch.arange(..., dtype=torch.float32)`), stored as float32: emulated with
+ * Math.fround at each step.
+ */
+export function llama3RopeFreqs(dim, base, { factor = 8, low = 1, high = 4, original = 8192 } = {}) {
+  const f = Math.fround;
+  const lowWavelen = original / low;
+  const highWavelen = original / high;
+  return Float32Array.from({ length: dim / 2 }, (_, i) => {
+    const freq = f(1 / f(base ** f(f(2 * i) / dim)));
+    const wavelen = f((2 * Math.PI) / freq);
+    if (wavelen < highWavelen) return 1;
+    if (wavelen > lowWavelen) return factor;
+    const smooth = f(f(f(original / wavelen) - low) / (high - low));
+    return f(1 / f(f(f(1 - smooth) / factor) + smooth));
+  });
+}

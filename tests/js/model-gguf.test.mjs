@@ -6,11 +6,16 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { createPosEnc, throwsPosEnc } from './helpers.mjs';
-import { defaultFreq, worstRel, yarnFreq } from './model-formulas.mjs';
+import { defaultFreq, llama3RopeFreqs, worstRel, yarnFreq } from './model-formulas.mjs';
+import { fixture } from './model-zoo-expect.mjs';
 
 const pe = await createPosEnc();
 
-/** A GGUF v3 header with the given [key, type, value] entries (types: 'u32', 'f32', 'str', 'bools'). */
+/**
+ * A GGUF v3 file with the given [key, type, value] entries (types: 'u32', 'f32', 'str', 'bools') and
+ * tensors: a name (dims [4], F32, no data) or { name, values, type = 0 (F32), dims } whose values are
+ * written little-endian in the aligned data section (alignment 32, each tensor at a 32-byte offset).
+ */
 function gguf(entries, { version = 3, tensors = [] } = {}) {
   const parts = [];
   const u32 = (v) => { const b = Buffer.alloc(4); b.writeUInt32LE(v); parts.push(b); };
@@ -27,8 +32,19 @@ function gguf(entries, { version = 3, tensors = [] } = {}) {
     if (type === 'str') { u32(8); str(value); }
     if (type === 'bools') { u32(9); u32(7); u64(value.length); parts.push(Buffer.from(value.map((v) => (v ? 1 : 0)))); }
   }
-  for (const name of tensors) { str(name); u32(1); u64(4); u32(0); u64(0); }
-  return new Uint8Array(Buffer.concat(parts));
+  const data = [];
+  let offset = 0;
+  for (const t of tensors) {
+    const { name, values = [], type = 0, dims = [values.length || 4] } = typeof t === 'string' ? { name: t } : t;
+    str(name); u32(dims.length); dims.forEach((d) => u64(d)); u32(type); u64(offset);
+    const b = Buffer.alloc(Math.ceil((values.length * 4) / 32) * 32);
+    values.forEach((v, i) => b.writeFloatLE(v, 4 * i));
+    data.push(b);
+    offset += b.length;
+  }
+  const header = Buffer.concat(parts);
+  const pad = Buffer.alloc(Math.ceil(header.length / 32) * 32 - header.length);
+  return new Uint8Array(Buffer.concat([header, pad, ...data]));
 }
 
 const llama = [['general.architecture', 'str', 'llama'], ['llama.block_count', 'u32', 4], ['llama.context_length', 'u32', 32768],
@@ -83,6 +99,110 @@ test('malformed or unknown GGUF content is INVALID_FILE naming what is wrong', (
   throwsPosEnc(() => pe.model.fromGguf(gguf(llama).subarray(0, 60)), 'INVALID_FILE', /ends inside/);
   throwsPosEnc(() => pe.model.fromGguf(gguf([...llama, ['llama.rope.scaling.magic', 'f32', 2]])), 'INVALID_FILE', /llama\.rope\.scaling\.magic may change/);
   throwsPosEnc(() => pe.model.fromGguf(gguf([['general.architecture', 'str', 'rwkv6']])), 'INVALID_FILE', /'rwkv6' is not one posenc knows/);
-  throwsPosEnc(() => pe.model.fromGguf(gguf(llama, { tensors: ['rope_freqs.weight'] })), 'INVALID_FILE', /rope_freqs\.weight holds per-pair/);
+  throwsPosEnc(() => pe.model.fromGguf(gguf(llama, { tensors: ['rope_freqs.weight'] })), 'INVALID_FILE', /rope_freqs\.weight has dims \[4\]; the RoPE needs 64 values/);
   throwsPosEnc(() => pe.model.fromGguf('model.gguf'), 'INVALID_TYPE', /Uint8Array or ArrayBuffer/);
+});
+
+/** llama.cpp src/llama-model.cpp llama_model_rope_type (ggml-org/llama.cpp 00342301): NORM and NEOX architectures posenc maps. */
+const NORM = ['llama', 'llama4', 'smollm3', 'glm4', 'command-r', 'cohere2'];
+const NEOX = ['qwen2', 'qwen2moe', 'qwen3', 'qwen3moe', 'phi2', 'phi3', 'gemma', 'gemma2', 'gemma3', 'stablelm', 'starcoder2', 'gptneox', 'falcon', 'olmo2', 'gpt-oss'];
+
+test('every RoPE architecture posenc reads pairs lanes as llama_model_rope_type says (NORM adjacent, NEOX offset by n_rot/2)', () => {
+  for (const arch of [...NORM, ...NEOX]) {
+    const plan = pe.model.fromGguf(gguf([['general.architecture', 'str', arch], [`${arch}.block_count`, 'u32', 4], [`${arch}.embedding_length`, 'u32', 512],
+      [`${arch}.attention.head_count`, 'u32', 4], [`${arch}.context_length`, 'u32', 4096], [`${arch}.attention.sliding_window`, 'u32', 128]]));
+    const rope = plan.layers.find((l) => l.rope).rope;
+    assert.equal(rope.spec.pairing, NORM.includes(arch) ? 'interleaved' : 'half', arch);
+  }
+});
+
+test('Llama 3.1 GGUF: rope_freqs.weight (float32 divisors from the published config) gives the HF llama3 frequencies', () => {
+  // convert_hf_to_gguf.py LlamaModel.generate_extra_tensors writes rope_freqs from rope_scaling (float32);
+  // ggml rope divides theta_i by freq_factors[i]. Parameters from tests/fixtures/models/llama-3.1-8b.json.
+  const cfg = fixture('llama-3.1-8b.json');
+  const rs = cfg.rope_scaling;
+  const divisors = llama3RopeFreqs(128, cfg.rope_theta, { factor: rs.factor, low: rs.low_freq_factor, high: rs.high_freq_factor, original: rs.original_max_position_embeddings });
+  const keys = [['general.architecture', 'str', 'llama'], ['llama.block_count', 'u32', cfg.num_hidden_layers], ['llama.context_length', 'u32', cfg.max_position_embeddings],
+    ['llama.embedding_length', 'u32', cfg.hidden_size], ['llama.attention.head_count', 'u32', cfg.num_attention_heads], ['llama.attention.head_count_kv', 'u32', cfg.num_key_value_heads],
+    ['llama.rope.dimension_count', 'u32', 128], ['llama.rope.freq_base', 'f32', cfg.rope_theta]];
+  const file = gguf(keys, { tensors: [{ name: 'token_embd.weight', values: [1, 2, 3] }, { name: 'rope_freqs.weight', values: Array.from(divisors) }] });
+  const plan = pe.model.fromGguf(file);
+  const hf = pe.model.fromConfig(cfg);
+  assert.ok(plan.notes.some((n) => /rope_freqs\.weight: per-pair divisors/.test(n)));
+  assert.equal(plan.longRope, undefined);
+  for (const i of [0, 31]) {
+    const f = pe.model.frequencies(plan, i);
+    // Exactly the stored float32 divisors: w_i * divisor_i = base^(-2i/d).
+    defaultFreq(128, cfg.rope_theta).forEach((w, k) => assert.ok(Math.abs((f.invFreq[k] * divisors[k]) / w - 1) <= 1e-12, `pair ${k}`));
+    // And the HF plan of the same model, up to float32 storage of the divisors.
+    const rel = worstRel(f.invFreq, pe.model.frequencies(hf, i).invFreq);
+    assert.ok(rel <= 1e-6, `layer ${i}: rel ${rel}`);
+    assert.equal(f.attentionFactor, 1);
+    for (const seqLen of [10, 131072]) assert.deepEqual(pe.model.frequencies(plan, i, { seqLen }).invFreq, f.invFreq, 'no switch');
+  }
+  // The tensor data must be there: a file cut after the header, and a non-F32 tensor, are refused.
+  throwsPosEnc(() => pe.model.fromGguf(file.subarray(0, file.length - 64)), 'INVALID_FILE', /pass the whole file, or at least its first \d+ bytes/);
+  throwsPosEnc(() => pe.model.fromGguf(gguf(keys, { tensors: [{ name: 'rope_freqs.weight', values: Array.from(divisors), type: 1 }] })), 'INVALID_FILE', /ggml type 1; posenc reads RoPE factor tensors only as F32/);
+  throwsPosEnc(() => pe.model.fromGguf(gguf([...keys, ['llama.rope.scaling.type', 'str', 'linear'], ['llama.rope.scaling.factor', 'f32', 2]],
+    { tensors: [{ name: 'rope_freqs.weight', values: Array.from(divisors) }] })), 'INVALID_FILE', /does not combine them/);
+});
+
+test('Phi-3.5 GGUF: rope_factors_long/short and attn_factor give HF LongRoPE, the list picked once by llama.cpp\'s context size', () => {
+  // convert_hf_to_gguf.py Phi3MiniModel: the two lists as F32 tensors, rope.scaling.attn_factor = sqrt(1 + ln(max/orig) / ln(orig)),
+  // rope.scaling.original_context_length; llama.cpp uses the long list when n_ctx > n_ctx_orig. Values from phi-3.5-mini-instruct.json.
+  const cfg = fixture('phi-3.5-mini-instruct.json');
+  const scale = cfg.max_position_embeddings / cfg.original_max_position_embeddings;
+  const attn = Math.sqrt(1 + Math.log(scale) / Math.log(cfg.original_max_position_embeddings));
+  const file = gguf([['general.architecture', 'str', 'phi3'], ['phi3.block_count', 'u32', cfg.num_hidden_layers], ['phi3.context_length', 'u32', cfg.max_position_embeddings],
+    ['phi3.embedding_length', 'u32', cfg.hidden_size], ['phi3.attention.head_count', 'u32', cfg.num_attention_heads], ['phi3.rope.dimension_count', 'u32', 96],
+    ['phi3.rope.freq_base', 'f32', cfg.rope_theta], ['phi3.rope.scaling.original_context_length', 'u32', cfg.original_max_position_embeddings],
+    ['phi3.rope.scaling.attn_factor', 'f32', attn]],
+  { tensors: [{ name: 'rope_factors_long.weight', values: cfg.rope_scaling.long_factor }, { name: 'rope_factors_short.weight', values: cfg.rope_scaling.short_factor }] });
+  const hf = pe.model.fromConfig(cfg);
+  const long = pe.model.fromGguf(file);
+  assert.deepEqual(long.longRope, { rule: 'llama.cpp', originalMaxPositionEmbeddings: 4096, length: 131072 });
+  assert.equal(pe.model.longRopeList(long, 10), 'long');
+  const short = pe.model.fromGguf(file, { contextLength: 4096 });
+  assert.equal(pe.model.longRopeList(short, 10), 'short');
+  for (const [plan, seqLen] of [[long, 4097], [short, 4096]]) {
+    const f = pe.model.frequencies(plan, 0);
+    const h = pe.model.frequencies(hf, 0, { seqLen });
+    assert.ok(worstRel(f.invFreq, h.invFreq) <= 1e-6, `seqLen ${seqLen}`);
+    assert.ok(Math.abs(f.attentionFactor / h.attentionFactor - 1) <= 1e-7, `attention factor ${f.attentionFactor} vs ${h.attentionFactor}`);
+  }
+  throwsPosEnc(() => pe.model.fromGguf(file, { contextLength: 0 }), 'INVALID_ARGUMENT', /contextLength/);
+  throwsPosEnc(() => pe.model.fromGguf(gguf([['general.architecture', 'str', 'phi3'], ['phi3.block_count', 'u32', 2], ['phi3.embedding_length', 'u32', 3072],
+    ['phi3.attention.head_count', 'u32', 32], ['phi3.rope.dimension_count', 'u32', 96], ['phi3.rope.scaling.original_context_length', 'u32', 4096]],
+  { tensors: [{ name: 'rope_factors_long.weight', values: cfg.rope_scaling.long_factor }] })), 'INVALID_FILE', /rope_factors_short\.weight is missing/);
+});
+
+test('smollm3 and llama4 GGUF: NoPE every 4th layer (llama.cpp n_no_rope_layer_step 4); llama4 chunks RoPE layers and tunes NoPE queries as HF does', () => {
+  const cfg = fixture('smollm3-3b.json');
+  const smol = pe.model.fromGguf(gguf([['general.architecture', 'str', 'smollm3'], ['smollm3.block_count', 'u32', cfg.num_hidden_layers],
+    ['smollm3.embedding_length', 'u32', cfg.hidden_size], ['smollm3.attention.head_count', 'u32', cfg.num_attention_heads], ['smollm3.rope.freq_base', 'f32', cfg.rope_theta]]));
+  const hf = pe.model.fromConfig(cfg);
+  assert.deepEqual(smol.layers.map((l) => l.rope === null), hf.layers.map((l) => l.rope === null));
+  assert.ok(worstRel(pe.model.frequencies(smol, 0).invFreq, pe.model.frequencies(hf, 0).invFreq) <= 1e-9);
+  // Llama 4 Scout's published values (llama3 factor 16, low = high = 1); convert_hf_to_gguf.py writes them as rope_freqs.
+  const divisors = llama3RopeFreqs(128, 500000, { factor: 16, low: 1, high: 1, original: 8192 });
+  const scout = pe.model.fromGguf(gguf([['general.architecture', 'str', 'llama4'], ['llama4.block_count', 'u32', 8], ['llama4.context_length', 'u32', 10485760],
+    ['llama4.embedding_length', 'u32', 5120], ['llama4.attention.head_count', 'u32', 40], ['llama4.attention.head_count_kv', 'u32', 8],
+    ['llama4.rope.dimension_count', 'u32', 128], ['llama4.rope.freq_base', 'f32', 500000]], { tensors: [{ name: 'rope_freqs.weight', values: Array.from(divisors) }] }));
+  const hfScout = pe.model.fromConfig({ model_type: 'llama4_text', num_hidden_layers: 8, hidden_size: 5120, num_attention_heads: 40, num_key_value_heads: 8,
+    head_dim: 128, rope_theta: 500000.0, attention_chunk_size: 8192, no_rope_layers: [], attn_temperature_tuning: true, floor_scale: 8192, attn_scale: 0.1,
+    max_position_embeddings: 10485760, rope_scaling: { factor: 16.0, high_freq_factor: 1.0, low_freq_factor: 1.0, original_max_position_embeddings: 8192, rope_type: 'llama3' } });
+  scout.layers.forEach((l, i) => {
+    const h = hfScout.layers[i];
+    assert.deepEqual([l.attention, l.window, l.rope === null], [h.attention, h.window, h.rope === null], `layer ${i}`);
+    const positions = [0, 8190, 8191, 16383, 100000];
+    assert.deepEqual(pe.model.queryScales(scout, i, positions), pe.model.queryScales(hfScout, i, positions), `layer ${i} query scales`);
+    if (l.rope) assert.ok(worstRel(pe.model.frequencies(scout, i).invFreq, pe.model.frequencies(hfScout, i).invFreq) <= 1e-6, `layer ${i}`);
+  });
+});
+
+test('gpt-oss GGUF: llama.cpp set_swa_pattern(2) slides the even layers, as HF gpt-oss layer_types do', () => {
+  const plan = pe.model.fromGguf(gguf([['general.architecture', 'str', 'gpt-oss'], ['gpt-oss.block_count', 'u32', 4], ['gpt-oss.embedding_length', 'u32', 2880],
+    ['gpt-oss.attention.head_count', 'u32', 64], ['gpt-oss.attention.key_length', 'u32', 64], ['gpt-oss.attention.sliding_window', 'u32', 128]]));
+  assert.deepEqual(plan.layers.map((l) => l.attention), ['sliding_attention', 'full_attention', 'sliding_attention', 'full_attention']);
+  assert.deepEqual(plan.layers[0].window, { kind: 'sliding', size: 128, bidirectional: false });
 });

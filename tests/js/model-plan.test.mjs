@@ -185,6 +185,21 @@ test('unknown position keys and model types are INVALID_CONFIG naming them; unre
   throwsPosEnc(() => pe.model.frequencies(null, 0), 'INVALID_TYPE', /plan must be/);
 });
 
+test('keys published configs carry but transformers never reads: accepted with the value HF agrees with, refused otherwise', () => {
+  // SmolLM2's rope_interleaved (LlamaConfig never reads it; LlamaRotaryEmbedding pairs i with i + d/2)
+  // and Qwen2.5's use_mrope (not a Qwen2Config key; the text model has no M-RoPE), seen in the zoo.
+  const llama = { model_type: 'llama', num_hidden_layers: 2, hidden_size: 256, num_attention_heads: 4, rope_theta: 10000 };
+  const half = pe.model.fromConfig({ ...llama, rope_interleaved: false });
+  assert.equal(half.layers[0].rope.spec.pairing, 'half');
+  assert.ok(half.notes.some((n) => /rope_interleaved false is not read/.test(n)));
+  throwsPosEnc(() => pe.model.fromConfig({ ...llama, rope_interleaved: true }), 'INVALID_CONFIG', /rope_interleaved is true, but transformers never reads it/);
+  // Where HF pairs adjacent lanes (Cohere), the key is not known to agree with anything: refused.
+  throwsPosEnc(() => pe.model.fromConfig({ ...llama, model_type: 'cohere', rope_interleaved: false }), 'INVALID_CONFIG', /rope_interleaved may change/);
+  const qwen = { ...llama, model_type: 'qwen2' };
+  assert.ok(pe.model.fromConfig({ ...qwen, use_mrope: false }).notes.some((n) => /use_mrope false is not read/.test(n)));
+  throwsPosEnc(() => pe.model.fromConfig({ ...qwen, use_mrope: true }), 'INVALID_CONFIG', /use_mrope is true/);
+});
+
 test('a plan written as an HF config fragment reads back to the same layers', () => {
   const configs = [
     { model_type: 'gemma3_text', num_hidden_layers: 12, hidden_size: 2560, num_attention_heads: 8, head_dim: 256, rope_theta: 1e6, rope_local_base_freq: 10000,

@@ -105,7 +105,8 @@ class Reader {
   }
 }
 
-function asBytes(fn: string, bytes: unknown): Uint8Array {
+/** The bytes of a Uint8Array or ArrayBuffer argument. */
+export function asBytes(fn: string, bytes: unknown): Uint8Array {
   if (bytes instanceof Uint8Array) return bytes;
   if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
   throw new PosEncError('INVALID_TYPE', `${fn}: the GGUF bytes must be a Uint8Array or ArrayBuffer, got ${args.describe(bytes)}`);

@@ -5,28 +5,46 @@
 import * as args from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import type { RopeModelSpec } from '../families/rope/config.js';
-import type { RopeScaling } from '../families/rope/spec.js';
-import { readGgufHeader } from './gguf-header.js';
+import type { LongRopeScaling, RopeScaling } from '../families/rope/spec.js';
+import { asBytes, readGgufHeader } from './gguf-header.js';
+import { readF32Tensor } from './gguf-tensors.js';
 import type { GgufValue } from './gguf-header.js';
-import type { LayerPlan, ModelPlan } from './plan.js';
+import type { LayerPlan, ModelPlan, QueryScaling } from './plan.js';
 
 export type { GgufValue } from './gguf-header.js';
 /** GGUF key/values, by key. */
 export type GgufMetadata = Record<string, GgufValue>;
-/** Options of `pe.model.fromGguf` (none yet; an object is accepted for symmetry with fromConfig). */
-export type GgufReadOptions = Record<string, never>;
+/** Options of `pe.model.fromGguf`. */
+export interface GgufReadOptions {
+  /** llama.cpp's context size `n_ctx`, which picks a LongRoPE model's factor list once (default: `<arch>.context_length`). */
+  contextLength?: number;
+}
 
-/** llama.cpp architectures posenc reads: their RoPE pairing (llama_model_rope_type: NORM = interleaved, NEOX = half) or ALiBi. */
-const ARCHS: Record<string, { pairing?: 'half' | 'interleaved'; alibi?: true; swaPattern?: number; hf: string }> = {
-  llama: { pairing: 'interleaved', hf: 'llama' },
+/**
+ * llama.cpp architectures posenc reads: their RoPE pairing, as llama.cpp src/llama-model.cpp
+ * `llama_model_rope_type` decides it (checked at ggml-org/llama.cpp 00342301: NORM = adjacent lanes
+ * = 'interleaved', NEOX = lanes i and i + n_rot/2 = 'half'), or ALiBi (LLAMA_ROPE_TYPE_NONE with
+ * `attention.max_alibi_bias`); the SWA pattern `set_swa_pattern` gives them, and
+ * `n_no_rope_layer_step` (llama.cpp `llama_model::load_hparams`: hard-coded 4 for smollm3 and llama4).
+ */
+const ARCHS: Record<string, { pairing?: 'half' | 'interleaved'; alibi?: true; swaPattern?: number; noRopeStep?: number; hf: string }> = {
+  llama: { pairing: 'interleaved', hf: 'llama' }, llama4: { pairing: 'interleaved', noRopeStep: 4, hf: 'llama4_text' },
+  smollm3: { pairing: 'interleaved', noRopeStep: 4, hf: 'smollm3' }, glm4: { pairing: 'interleaved', hf: 'glm4' },
   'command-r': { pairing: 'interleaved', hf: 'cohere' }, cohere2: { pairing: 'interleaved', swaPattern: 4, hf: 'cohere2' },
   qwen2: { pairing: 'half', hf: 'qwen2' }, qwen2moe: { pairing: 'half', hf: 'qwen2_moe' }, qwen3: { pairing: 'half', hf: 'qwen3' },
   qwen3moe: { pairing: 'half', hf: 'qwen3_moe' }, phi2: { pairing: 'half', hf: 'phi' }, phi3: { pairing: 'half', hf: 'phi3' },
   gemma: { pairing: 'half', hf: 'gemma' }, gemma2: { pairing: 'half', swaPattern: 2, hf: 'gemma2' },
   gemma3: { pairing: 'half', swaPattern: 6, hf: 'gemma3_text' }, stablelm: { pairing: 'half', hf: 'stablelm' },
   starcoder2: { pairing: 'half', hf: 'starcoder2' }, gptneox: { pairing: 'half', hf: 'gpt_neox' }, falcon: { pairing: 'half', hf: 'falcon' },
+  olmo2: { pairing: 'half', hf: 'olmo2' }, 'gpt-oss': { pairing: 'half', swaPattern: 2, hf: 'gpt_oss' },
   bloom: { alibi: true, hf: 'bloom' }, mpt: { alibi: true, hf: 'mpt' },
 };
+
+/** llama.cpp llama4 (load_hparams, chunked branch): 8192-token chunks, NoPE query temperature 0.1 / floor 8192 / offset 1. */
+const LLAMA4_CHUNK = 8192;
+const LLAMA4_TEMPERATURE: QueryScaling = { kind: 'log-floor', scale: 0.1, floorScale: 8192, positionOffset: 1, source: 'llama.cpp llama4 defaults (f_attn_temp_scale, n_attn_temp_floor_scale, f_attn_temp_offset)' };
+/** The tensors that carry per-pair RoPE divisors. */
+const FACTOR_TENSORS = /^rope_(freqs|factors_long|factors_short)\.weight$/;
 const HF_TO_ARCH: Record<string, string> = Object.fromEntries(Object.entries(ARCHS).map(([arch, a]) => [a.hf, arch]));
 Object.assign(HF_TO_ARCH, { gemma3: 'gemma3', mistral: 'llama', mixtral: 'llama' });
 
@@ -44,8 +62,10 @@ function invalid(fn: string, message: string): PosEncError {
 
 /** Reads the plan of a GGUF file's metadata. */
 export function planFromGguf(fn: string, bytes: unknown, options?: unknown): ModelPlan {
-  args.options(fn, options, [], true);
-  const header = readGgufHeader(fn, bytes);
+  const opts = args.options(fn, options, ['contextLength'], true);
+  const contextLength = opts.contextLength === undefined ? undefined : args.integer(fn, 'contextLength', opts.contextLength);
+  const data = asBytes(fn, bytes);
+  const header = readGgufHeader(fn, data);
   const m = header.metadata;
   const archEntry = m['general.architecture'];
   if (!archEntry || typeof archEntry.value !== 'string') throw invalid(fn, "general.architecture (a string) is required");
@@ -81,12 +101,9 @@ export function planFromGguf(fn: string, bytes: unknown, options?: unknown): Mod
   };
   const ctx = num('context_length');
   if (ctx !== undefined) plan.maxPositionEmbeddings = ctx;
-  for (const t of header.tensors) {
-    if (/^rope_(freqs|factors_long|factors_short)\.weight$/.test(t.name)) {
-      throw invalid(fn, `tensor ${t.name} holds per-pair RoPE frequency factors (llama3 or LongRoPE scaling), which posenc does not read from GGUF tensor data yet`);
-    }
-  }
   if (info.alibi) {
+    const factors = header.tensors.find((t) => FACTOR_TENSORS.test(t.name));
+    if (factors) throw invalid(fn, `tensor ${factors.name} holds RoPE factors, but ${arch} uses ALiBi in llama.cpp`);
     const maxBias = num('attention.max_alibi_bias') ?? 8;
     plan.layers = Array.from({ length: numLayers }, (_, index) => ({
       index, attention: 'full_attention', rope: null, alibi: { numHeads, maxBias, form: arch === 'mpt' ? 'causal' : 'bloom' }, window: null, queryScaling: null,
@@ -101,11 +118,29 @@ export function planFromGguf(fn: string, bytes: unknown, options?: unknown): Mod
   const spec: RopeModelSpec = { headDim, rotaryDim, base, pairing: info.pairing! };
   const scaling = scalingOf(fn, arch, m, num, ctx);
   if (scaling) spec.scaling = scaling;
+  const tensorScaling = factorScaling(fn, arch, header, data, rotaryDim, num, ctx, notes);
+  if (tensorScaling) {
+    if (scaling) throw invalid(fn, `${arch}.rope.scaling.type '${scaling.type}' is set and the file also holds per-pair RoPE factor tensors; posenc does not combine them`);
+    spec.scaling = tensorScaling.scaling;
+    if (tensorScaling.switched) {
+      const length = contextLength ?? ctx;
+      if (length === undefined) throw new PosEncError('MISSING_OPTION', `${fn}: option 'contextLength' is required: the file has no ${arch}.context_length and llama.cpp picks the LongRoPE list from the context size`);
+      plan.longRope = { rule: 'llama.cpp', originalMaxPositionEmbeddings: tensorScaling.scaling.originalMaxPositionEmbeddings!, length };
+    }
+  }
   const window = num('attention.sliding_window');
-  const swa = swaLayers(fn, arch, m, numLayers, info.swaPattern, window);
+  if (arch === 'llama4' && window === 0) throw invalid(fn, 'llama4.attention.sliding_window is 0 (llama.cpp then drops chunking and NoPE layers), which posenc does not read');
+  const swa = arch === 'llama4' ? [] : swaLayers(fn, arch, m, numLayers, info.swaPattern, window);
   plan.layers = Array.from({ length: numLayers }, (_, index): LayerPlan => {
+    const nope = info.noRopeStep !== undefined && (index + 1) % info.noRopeStep === 0; // llama.cpp: use_rope = (il + 1) % step != 0
+    if (arch === 'llama4') {
+      // llama.cpp llama4: set_swa_pattern(4) with LLAMA_SWA_TYPE_CHUNKED: the RoPE layers are chunked, the NoPE ones full with the temperature.
+      return { index, attention: nope ? 'full_attention' : 'chunked_attention', alibi: null,
+        rope: nope ? null : { spec: structuredClone(spec), form: { kind: 'standard' }, source: `${arch}.rope` },
+        window: nope ? null : { kind: 'chunked', size: LLAMA4_CHUNK }, queryScaling: nope ? { ...LLAMA4_TEMPERATURE } : null };
+    }
     const sliding = swa[index]!;
-    let rope: LayerPlan['rope'] = { spec: structuredClone(spec), form: { kind: 'standard' }, source: `${arch}.rope` };
+    let rope: LayerPlan['rope'] = nope ? null : { spec: structuredClone(spec), form: { kind: 'standard' }, source: `${arch}.rope` };
     if (sliding && arch === 'gemma3') {
       // llama.cpp gemma3: sliding layers use rope_freq_base_train_swa (default 10000) and no frequency scaling.
       rope = { spec: { headDim, rotaryDim, base: num('rope.freq_base_swa') ?? 10000, pairing: 'half' }, form: { kind: 'standard' }, source: `${arch}.rope.freq_base_swa` };
@@ -115,6 +150,34 @@ export function planFromGguf(fn: string, bytes: unknown, options?: unknown): Mod
       window: sliding ? { kind: 'sliding', size: window!, bidirectional: false } : null, queryScaling: null };
   });
   return plan;
+}
+
+/**
+ * The per-pair divisors llama.cpp reads from tensors (ggml rope: theta_i / freq_factor_i): `rope_freqs`
+ * (llama3 scaling, convert_hf_to_gguf.py LlamaModel.generate_extra_tensors) as LongRoPE lists that are
+ * the same at every length, attention factor 1; `rope_factors_long` / `_short` (Phi-3
+ * Phi3MiniModel.generate_extra_tensors) as LongRoPE switched once by llama.cpp's context size, with
+ * the attention factor `rope.scaling.attn_factor` convert_hf_to_gguf.py writes.
+ */
+function factorScaling(fn: string, arch: string, header: ReturnType<typeof readGgufHeader>, data: Uint8Array, rotaryDim: number,
+  num: (k: string) => number | undefined, ctx: number | undefined, notes: string[]): { scaling: LongRopeScaling; switched: boolean } | undefined {
+  const pairs = rotaryDim / 2;
+  const freqs = readF32Tensor(fn, header, data, 'rope_freqs.weight', pairs);
+  const long = readF32Tensor(fn, header, data, 'rope_factors_long.weight', pairs);
+  const short = readF32Tensor(fn, header, data, 'rope_factors_short.weight', pairs);
+  if (freqs) {
+    if (long || short) throw invalid(fn, 'the file holds both rope_freqs.weight and rope_factors_* tensors; posenc does not combine them');
+    if (ctx === undefined) throw invalid(fn, `${arch}.context_length is required with rope_freqs.weight`);
+    notes.push('rope_freqs.weight: per-pair divisors (llama3 scaling as convert_hf_to_gguf.py stores it), written as LongRoPE with the same short and long lists and attention factor 1');
+    return { scaling: { type: 'longrope', shortFactor: Array.from(freqs), longFactor: Array.from(freqs), originalMaxPositionEmbeddings: ctx, attentionFactor: 1 }, switched: false };
+  }
+  if (!long && !short) return undefined;
+  if (!long || !short) throw invalid(fn, `tensor ${long ? 'rope_factors_short' : 'rope_factors_long'}.weight is missing: LongRoPE needs both lists`);
+  const original = num('rope.scaling.original_context_length');
+  if (original === undefined) throw invalid(fn, `${arch}.rope.scaling.original_context_length is required with rope_factors_long/short (the length that switches the lists)`);
+  const attention = num('rope.scaling.attn_factor');
+  if (attention === undefined) notes.push(`${arch}.rope.scaling.attn_factor is absent: attention factor 1 (llama.cpp default)`);
+  return { scaling: { type: 'longrope', shortFactor: Array.from(short), longFactor: Array.from(long), originalMaxPositionEmbeddings: original, attentionFactor: attention ?? 1 }, switched: true };
 }
 
 function swaLayers(fn: string, arch: string, m: GgufMetadata, numLayers: number, defaultPattern: number | undefined, window: number | undefined): boolean[] {

@@ -5,7 +5,7 @@ import * as args from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import { Fields, isObject } from './config-fields.js';
 import type { Obj } from './config-fields.js';
-import { readRope, ropeTypeOf } from './hf-rope.js';
+import { pairsAdjacentLanes, readRope, ropeTypeOf } from './hf-rope.js';
 import type { RopeContext } from './hf-rope.js';
 import { LAYER_TYPES, layerTypes, ropeLayers, windowOf } from './hf-layers.js';
 import { refuseUnknownPositionKeys } from './position-keys.js';
@@ -79,8 +79,9 @@ export function planFromConfig(fn: string, config: unknown, options: PlanReadOpt
       `(known: ${Object.keys(KINDS).join(', ')}); a plan from a guess could be wrong`);
   }
   if (modelType === '') notes.push('model_type is absent: read as a Llama-style model (RoPE on every layer, half pairing)');
-  refuseUnknownPositionKeys(c, modelType === 'mpt' ? ['attn_config'] : []);
-  if (c !== top) refuseUnknownPositionKeys(top);
+  const keyContext = { modelType, interleaved: pairsAdjacentLanes(modelType), notes };
+  refuseUnknownPositionKeys(c, keyContext, modelType === 'mpt' ? ['attn_config'] : []);
+  if (c !== top) refuseUnknownPositionKeys(top, keyContext);
 
   const layersKey = firstInteger(c, ['num_hidden_layers', 'n_layer', 'n_layers', 'num_layers']);
   if (!layersKey && !options.layersOptional) throw c.invalid(`${c.name('num_hidden_layers')} is required to plan every layer`);

@@ -35,6 +35,11 @@ const INTERLEAVED_MODELS = new Set(['gptj', 'codegen', 'cohere', 'cohere2', 'glm
 const INTERLEAVED_MROPE_MODELS = new Set(['qwen3_vl', 'qwen3_vl_text', 'qwen3_vl_moe', 'qwen3_vl_moe_text', 'qwen3_5',
   'qwen3_5_text', 'qwen3_5_moe', 'qwen3_5_moe_text']);
 
+/** Whether transformers pairs adjacent lanes for `modelType` (before DeepSeek's `rope_interleave`). */
+export function pairsAdjacentLanes(modelType: string): boolean {
+  return INTERLEAVED_MODELS.has(modelType);
+}
+
 /** The RoPE type named in a parameter dictionary (`rope_type`, or the older `type`), and the field that named it. */
 export function ropeTypeOf(p: Fields | undefined): { type: string; field: string } {
   if (!p) return { type: 'default', field: 'rope_type' };

@@ -41,15 +41,44 @@ const UNRELATED = [
 
 const KNOWN = new Set([...READ, ...UNRELATED]);
 
+/**
+ * Keys published configs carry that transformers never reads, accepted only with the value that
+ * agrees with what transformers does (any other value means the checkpoint expects something the
+ * HF model would not do, so the plan would be wrong either way).
+ */
+const IGNORED_WHEN: Record<string, { value: unknown; why: string; applies: (modelType: string, interleaved: boolean) => boolean }> = {
+  // SmolLM2 (nanotron export): LlamaConfig/LlamaRotaryEmbedding never read it; HF pairs lanes i and i + d/2.
+  rope_interleaved: { value: false, why: 'transformers never reads it and pairs lanes i and i + rotary_dim/2', applies: (_m, interleaved) => !interleaved },
+  // Qwen2 / Qwen2.5 text checkpoints: Qwen2Config has no M-RoPE; only qwen2_vl* models read mrope_section.
+  use_mrope: { value: false, why: 'Qwen2Config never reads it and the text model has no M-RoPE', applies: (m) => m.startsWith('qwen2') && !m.includes('vl') },
+};
+
 /** Whether a key name looks like it could affect positions. */
 export function isPositionKey(key: string): boolean {
   return POSITION_KEY_PATTERNS.some((p) => p.test(key));
 }
 
+/** How the model pairs lanes, for the keys whose accepted value depends on it. */
+export interface PositionKeyContext {
+  modelType: string;
+  /** Whether transformers pairs adjacent lanes for this model. */
+  interleaved: boolean;
+  notes: string[];
+}
+
 /** Throws INVALID_CONFIG for the first key of `f` that may affect positions and that posenc does not know. */
-export function refuseUnknownPositionKeys(f: Fields, alsoKnown: readonly string[] = []): void {
+export function refuseUnknownPositionKeys(f: Fields, ctx: PositionKeyContext, alsoKnown: readonly string[] = []): void {
   for (const key of Object.keys(f.obj)) {
     if (KNOWN.has(key) || alsoKnown.includes(key) || !isPositionKey(key)) continue;
+    const ignored = IGNORED_WHEN[key];
+    if (ignored && ignored.applies(ctx.modelType, ctx.interleaved)) {
+      if (f.obj[key] === ignored.value) {
+        ctx.notes.push(`${f.name(key)} ${JSON.stringify(ignored.value)} is not read: ${ignored.why}`);
+        continue;
+      }
+      throw f.invalid(`${f.name(key)} is ${JSON.stringify(f.obj[key])}, but ${ignored.why}; ` +
+        'the checkpoint expects something the transformers model does not do, so no plan would be right');
+    }
     throw f.invalid(`${f.name(key)} may change how the model uses positions, and posenc does not know it; ` +
       'refusing to build a plan that could be wrong');
   }

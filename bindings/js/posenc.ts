@@ -25,8 +25,10 @@ import type { T5Api } from './families/t5.js';
 import { transformerXLApi } from './families/transformer-xl.js';
 import type { TransformerXLApi } from './families/transformer-xl.js';
 
-/** The package version. */
-export const VERSION = '0.1.0';
+import { VERSION } from './generated/boundary.js';
+
+/** The package version (package.json's, generated into the build). */
+export { VERSION };
 
 /** Everything posenc computes, bound to one WebAssembly instance. */
 export interface PosEnc {

@@ -77,8 +77,9 @@ function blockCode(b) {
     const listParams = `{ ${b.lists.map((l) => `${l.name}: Float64Array`).join('; ')} }`;
     out.push(`/** ${b.doc}. */`,
       `export type ${b.name}Values = Record<(typeof ${constName}_VALUES)[number], number>;`, '');
+    out.push(`/** The lists of a ${b.name}. */`, `export interface ${b.name}Lists ${listParams}`, '');
     out.push(`/** A ${b.name}: the values, the list lengths, the lists. */`,
-      `export function write${b.name}(v: ${b.name}Values, lists: ${listParams}): Float64Array {`,
+      `export function write${b.name}(v: ${b.name}Values, lists: ${b.name}Lists): Float64Array {`,
       `  const d = new Float64Array(${b.header.length}${b.lists.map((l) => ` + lists.${l.name}.length`).join('')});`,
       ...b.header.map((h) => (h.name.endsWith('Count') && b.lists.some((l) => l.countField === h)
         ? `  d[${h.index}] = lists.${b.lists.find((l) => l.countField === h).name}.length;`

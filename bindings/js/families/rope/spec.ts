@@ -11,7 +11,7 @@ import {
   LLAMA3_BANDS, PAIRINGS, readRopeFrequencyBlock, ROPE_SCALING_BLOCK_VALUES, ropeFrequencyBlockLength, SCALING_TYPES,
   writeRopeScalingBlock,
 } from '../../generated/boundary.js';
-import type { RopeScalingBlockValues } from '../../generated/boundary.js';
+import type { RopeScalingBlockLists, RopeScalingBlockValues } from '../../generated/boundary.js';
 
 export { PAIRINGS };
 
@@ -149,7 +149,9 @@ export interface RopeSpec {
 /** The keys of a {@link RopeSpec}. */
 export const SPEC_KEYS = ['headDim', 'rotaryDim', 'base', 'pairing', 'scaling'];
 
-const SCALING_KEYS: Record<RopeScalingType, readonly string[]> = {
+/** The keys each scaling type takes: each is a value of the scaling block C++ reads (compile-time checked). */
+type ScalingKey = Exclude<keyof RopeScalingBlockValues, 'type'> | keyof RopeScalingBlockLists;
+const SCALING_KEYS: Record<RopeScalingType, readonly ScalingKey[]> = {
   default: [],
   linear: ['factor'],
   ntk: ['factor'],
@@ -199,7 +201,7 @@ export function parseScaling(fn: string, value: unknown): ParsedScaling {
   const type = SCALING_TYPES[typeIndex]!;
   const known = SCALING_KEYS[type];
   for (const key of Object.keys(s)) {
-    if (key === 'type' || known.includes(key)) continue;
+    if (key === 'type' || (known as readonly string[]).includes(key)) continue;
     const near = known.find((k) => k.toLowerCase() === key.toLowerCase());
     throw new PosEncError('UNKNOWN_OPTION', `${fn}: unknown option 'scaling.${key}' for scaling type '${type}'` +
       (near ? ` (did you mean '${near}'?)` : known.length ? `; known: ${known.join(', ')}` : '; it takes no parameters'));

@@ -15,15 +15,18 @@ import { join } from 'node:path';
 import { buildNative, buildPackage } from './lib/builds.mjs';
 import { ROOT, run } from './lib/run.mjs';
 import { ensureSetup } from './lib/setup.mjs';
+import { parseBenchArgs, USAGE } from '../tests/bench/options.mjs';
 
 const args = process.argv.slice(2);
-const native = !args.includes('--no-native') && !args.includes('--browser'); // the browser run is the wasm build only
-const jsArgs = args.filter((a) => a !== '--no-native');
-const jsonAt = jsArgs.indexOf('--json');
-const nativeJson = jsonAt >= 0 && jsArgs[jsonAt + 1]
-  ? jsArgs[jsonAt + 1].replace(/(\.json)?$/, '.native.json')
+const options = parseBenchArgs(args); // validated here, before anything is built
+if (options.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const native = !options['no-native'] && !options.browser; // the browser run is the wasm build only
+const nativeJson = options.json
+  ? options.json.replace(/(\.json)?$/, '.native.json')
   : join(ROOT, 'build', 'bench', 'native.json');
-const filterAt = jsArgs.indexOf('--filter');
 
 ensureSetup('bench');
 buildPackage();
@@ -31,10 +34,10 @@ const hasNative = native && existsSync(join(ROOT, 'tests', 'bench', 'native_benc
 if (hasNative) buildNative(['posenc_native_bench']);
 
 // --expose-gc: the harness collects garbage between cases, so one case's arrays do not slow the next.
-run(process.execPath, ['--expose-gc', join(ROOT, 'tests', 'bench', 'run.mjs'), ...jsArgs]);
+run(process.execPath, ['--expose-gc', join(ROOT, 'tests', 'bench', 'run.mjs'), ...args]);
 if (hasNative) {
   const nativeArgs = ['--json', nativeJson];
-  if (jsArgs.includes('--quick')) nativeArgs.push('--quick');
-  if (filterAt >= 0) nativeArgs.push('--filter', jsArgs[filterAt + 1]);
+  if (options.quick) nativeArgs.push('--quick');
+  if (options.filter !== undefined) nativeArgs.push('--filter', options.filter);
   run(join(ROOT, 'build', 'native', 'posenc_native_bench'), nativeArgs);
 }

@@ -2,6 +2,7 @@
 // only the named suites: native, wasm, js, types, package, e2e.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 
 import { buildNative, buildPackage, buildWasm } from './lib/builds.mjs';
 import { ROOT, run } from './lib/run.mjs';
@@ -31,7 +32,13 @@ const SUITES = {
   e2e: () => run(node, ['--test', '--test-reporter=spec', ...testFiles('tests/e2e')], { timeoutMs: TIMEOUT }),
 };
 
-const requested = process.argv.slice(2);
+let requested;
+try {
+  requested = parseArgs({ allowPositionals: true, options: {} }).positionals;
+} catch (error) {
+  console.error(`posenc: ${error.message}; npm test -- [suite ...], suites: ${Object.keys(SUITES).join(', ')}`);
+  process.exit(2);
+}
 const unknown = requested.filter((s) => !(s in SUITES));
 if (unknown.length) {
   console.error(`posenc: unknown suite(s) ${unknown.join(', ')}; choose from ${Object.keys(SUITES).join(', ')}`);

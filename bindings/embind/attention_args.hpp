@@ -19,9 +19,16 @@ inline Status shape_from(int heads, int kv_heads, int q_len, int k_len, int head
   return to_size("valueDim", value_dim, &s->value_dim);
 }
 
-/// The scale: JS passes has_scale = false for the default 1/sqrt(headDim).
-inline std::optional<double> scale_from(bool has_scale, double scale) {
-  return has_scale ? std::optional<double>(scale) : std::nullopt;
+/// The shape of an argument block with the fields heads, kvHeads, qLen, kLen, headDim (valueDim 0).
+template <class Args>
+Status shape_of(const Args& a, AttentionShape* s) {
+  return shape_from(a.heads, a.kv_heads, a.q_len, a.k_len, a.head_dim, 0, s);
+}
+
+/// The scale of an argument block: hasScale false means the default 1/sqrt(headDim).
+template <class Args>
+std::optional<double> scale_of(const Args& a) {
+  return a.has_scale ? std::optional<double>(a.scale) : std::nullopt;
 }
 
 }  // namespace posenc::bindings

@@ -1,5 +1,7 @@
-// The JS boundary: every bound function returns a status code (0 = ok) and keeps the message for
+// The JS boundary: every bound function's body returns a Status, which the generated registry
+// (bindings/boundary/emit-cpp.mjs) turns into a code (0 = ok), keeping the message for
 // lastErrorMessage(). No C++ exception and no abort crosses into JS (docs/building.md section 5).
+// Arguments arrive as the generated argument structs of posenc_boundary.hpp.
 #pragma once
 
 #include <cstdint>
@@ -13,9 +15,6 @@ namespace posenc::bindings {
 
 /// Remembers `status` for lastErrorMessage() and returns its numeric code.
 int report(const Status& status);
-
-/// The message of the last failed call.
-std::string last_error_message();
 
 /// Runs `body` (which returns a Status), turning any escaping exception into a status code.
 template <class F>
@@ -37,6 +36,12 @@ T* ptr(std::uintptr_t address) {
   return reinterpret_cast<T*>(address);
 }
 
+/// The same, with 0 meaning none.
+template <class T>
+T* optional_ptr(std::uintptr_t address) {
+  return address == 0 ? nullptr : reinterpret_cast<T*>(address);
+}
+
 /// Sizes arrive as JS numbers already checked to be integers; negative ones are refused here too.
 inline Status to_size(const char* name, int value, std::size_t* out) {
   if (value < 0) return Status(StatusCode::invalid_argument, std::string(name) + " must be >= 0, got " + std::to_string(value));
@@ -47,6 +52,12 @@ inline Status to_size(const char* name, int value, std::size_t* out) {
 /// Positions from (offset, address of ids or 0, ids given per batch row).
 inline Positions positions_from(double offset, std::uintptr_t ids, bool per_batch) {
   return ids == 0 ? Positions::range(offset) : Positions::list(ptr<const double>(ids), per_batch);
+}
+
+/// The positions of an argument block with the fields offset, ids and perBatch.
+template <class Args>
+Positions positions_of(const Args& a) {
+  return positions_from(a.offset, a.ids, a.per_batch);
 }
 
 }  // namespace posenc::bindings

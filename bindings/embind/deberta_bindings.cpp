@@ -1,62 +1,51 @@
 // DeBERTa-v2/v3 bindings: log buckets, the relative position matrix, and the c2p/p2c indices.
-#include <emscripten/bind.h>
-
 #include "boundary.hpp"
 #include "posenc/deberta.hpp"
+#include "posenc_boundary.hpp"
 
 namespace posenc::bindings {
 namespace {
 
-DebertaBucketParams params(int bucket_size, int max_position) {
+/// The bucket parameters of an argument block (fields bucketSize, maxPosition).
+template <class Args>
+DebertaBucketParams params_of(const Args& a) {
   DebertaBucketParams p;
-  p.bucket_size = bucket_size;
-  p.max_position = max_position;
+  p.bucket_size = a.bucket_size;
+  p.max_position = a.max_position;
   return p;
 }
 
+}  // namespace
+
 /// Writes the bucket (as a double) at `out`.
-int deberta_bucket_binding(double relative_position, int bucket_size, int max_position, std::uintptr_t out) {
-  return guarded([&] {
-    long long bucket = 0;
-    POSENC_RETURN_IF_ERROR(deberta_bucket(params(bucket_size, max_position), relative_position, &bucket));
-    *ptr<double>(out) = static_cast<double>(bucket);
-    return Status();
-  });
+Status deberta_bucket_binding(const DebertaBucketArgs& a) {
+  long long bucket = 0;
+  POSENC_RETURN_IF_ERROR(deberta_bucket(params_of(a), a.relative_position, &bucket));
+  *ptr<double>(a.out) = static_cast<double>(bucket);
+  return {};
 }
 
 /// Writes attSpan (as an int32) at `out` after validating the parameters.
-int deberta_attention_span_binding(int bucket_size, int max_position, std::uintptr_t out) {
-  return guarded([&] {
-    const DebertaBucketParams p = params(bucket_size, max_position);
-    POSENC_RETURN_IF_ERROR(validate(p));
-    *ptr<int>(out) = deberta_attention_span(p);
-    return Status();
-  });
+Status deberta_attention_span_binding(const DebertaAttentionSpanArgs& a) {
+  const DebertaBucketParams p = params_of(a);
+  POSENC_RETURN_IF_ERROR(validate(p));
+  *ptr<int>(a.out) = deberta_attention_span(p);
+  return {};
 }
 
-/// kind 0: relative positions, 1: c2p indices, 2: p2c indices; [qLen, kLen] int32 at `out`.
-int deberta_matrix_binding(int kind, std::uintptr_t out, int q_len, int k_len, int bucket_size, int max_position) {
-  return guarded([&] {
-    std::size_t q = 0, k = 0;
-    POSENC_RETURN_IF_ERROR(to_size("qLen", q_len, &q));
-    POSENC_RETURN_IF_ERROR(to_size("kLen", k_len, &k));
-    const DebertaBucketParams p = params(bucket_size, max_position);
-    auto* dst = ptr<std::int32_t>(out);
-    switch (kind) {
-      case 0: return deberta_relative_positions(p, q, k, dst);
-      case 1: return deberta_c2p_indices(p, q, k, dst);
-      case 2: return deberta_p2c_indices(p, q, k, dst);
-      default: return Status(StatusCode::internal, "unknown DeBERTa matrix kind");
-    }
-  });
+/// One of the [qLen, kLen] int32 matrices at `out`.
+Status deberta_matrix_binding(const DebertaMatrixArgs& a) {
+  std::size_t q = 0, k = 0;
+  POSENC_RETURN_IF_ERROR(to_size("qLen", a.q_len, &q));
+  POSENC_RETURN_IF_ERROR(to_size("kLen", a.k_len, &k));
+  const DebertaBucketParams p = params_of(a);
+  auto* dst = ptr<std::int32_t>(a.out);
+  switch (a.kind) {
+    case DebertaMatrix::relative_positions: return deberta_relative_positions(p, q, k, dst);
+    case DebertaMatrix::c2p: return deberta_c2p_indices(p, q, k, dst);
+    case DebertaMatrix::p2c: return deberta_p2c_indices(p, q, k, dst);
+  }
+  return Status(StatusCode::invalid_argument, "unknown DeBERTa matrix kind");
 }
 
-}  // namespace
 }  // namespace posenc::bindings
-
-EMSCRIPTEN_BINDINGS(posenc_deberta) {
-  using namespace posenc::bindings;
-  emscripten::function("debertaBucket", &deberta_bucket_binding);
-  emscripten::function("debertaAttentionSpan", &deberta_attention_span_binding);
-  emscripten::function("debertaMatrix", &deberta_matrix_binding);
-}

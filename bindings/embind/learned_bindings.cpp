@@ -1,11 +1,14 @@
-// Position-table bindings (learned tables, and cached sinusoidal tables): gather and add.
-#include <emscripten/bind.h>
-
+// Position-table bindings (learned tables): gather and add.
 #include "posenc/learned.hpp"
+#include "posenc_boundary.hpp"
 #include "table_bindings.hpp"
 
-EMSCRIPTEN_BINDINGS(posenc_learned) {
-  using namespace posenc::bindings;
-  emscripten::function("tableLookup", &table_lookup_binding<posenc::PositionTable, &posenc::table_lookup>);
-  emscripten::function("tableAdd", &table_add_binding<posenc::PositionTable, &posenc::table_add>);
+namespace posenc::bindings {
+
+Status table_lookup_binding(const TableLookupArgs& a) {
+  return lookup_rows<PositionTable, &posenc::table_lookup>(a);
 }
+
+Status table_add_binding(const TableAddArgs& a) { return add_rows<PositionTable, &posenc::table_add>(a); }
+
+}  // namespace posenc::bindings

@@ -1,8 +1,7 @@
 // Module-wide bindings: the last error message and build facts.
-#include <emscripten/bind.h>
-
 #include "boundary.hpp"
 #include "posenc/build_info.hpp"
+#include "posenc_boundary.hpp"
 
 namespace posenc::bindings {
 namespace {
@@ -14,11 +13,10 @@ int report(const Status& status) {
   return static_cast<int>(status.code());
 }
 
-std::string last_error_message() { return g_last.message(); }
+std::string last_error_message_binding() { return g_last.message(); }
+
+std::string simd_arch_binding() { return simd_arch(); }
+
+std::string version_binding() { return posenc::version(); }
 
 }  // namespace posenc::bindings
-
-EMSCRIPTEN_BINDINGS(posenc_module) {
-  emscripten::function("lastErrorMessage", &posenc::bindings::last_error_message);
-  emscripten::function("simdArch", +[]() { return std::string(posenc::simd_arch()); });
-}

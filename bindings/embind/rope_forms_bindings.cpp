@@ -1,11 +1,10 @@
 // Bindings of the other RoPE forms: 2-D axial RoPE, M-RoPE (Qwen2-VL) and xPos.
-#include <emscripten/bind.h>
-
 #include <cmath>
 #include <vector>
 
 #include "boundary.hpp"
 #include "posenc/rope_forms.hpp"
+#include "posenc_boundary.hpp"
 #include "rope_spec.hpp"
 
 namespace posenc::bindings {
@@ -16,75 +15,51 @@ AxisPositions axis_positions(std::size_t axes, double offset, std::uintptr_t ids
   AxisPositions p;
   p.axes = axes;
   p.offset = offset;
-  p.ids = ids == 0 ? nullptr : ptr<const double>(ids);
+  p.ids = optional_ptr<const double>(ids);
   p.per_batch = per_batch;
   return p;
 }
 
-/// With `ids` = 0 the positions are the `grid_rows x grid_cols` grid in row-major token order.
-int rope_apply_axial_binding(std::uintptr_t q, int q_heads, std::uintptr_t k, int k_heads, int batch, int seq,
-                             int head_dim, int layout, int rotary_dim, double base, int freqs, double max_freq,
-                             std::uintptr_t ids, bool per_batch, int grid_rows, int grid_cols) {
-  return guarded([&] {
-    RopeTensors t;
-    POSENC_RETURN_IF_ERROR(tensors_from(q, q_heads, k, k_heads, batch, seq, head_dim, layout, &t));
-    RopeAxialConfig config;
-    config.rotary_dim = rotary_dim;
-    config.base = base;
-    config.freqs = static_cast<AxialFrequencies>(freqs);
-    config.max_freq = max_freq;
-    std::vector<double> grid;
-    if (ids == 0) {
-      std::size_t rows = 0, cols = 0;
-      POSENC_RETURN_IF_ERROR(to_size("grid[0]", grid_rows, &rows));
-      POSENC_RETURN_IF_ERROR(to_size("grid[1]", grid_cols, &cols));
-      POSENC_RETURN_IF_ERROR(rope_axial_grid(rows, cols, config.freqs, &grid));
-      return rope_apply_axial(config, axis_positions(2, 0.0, reinterpret_cast<std::uintptr_t>(grid.data()), false), t);
-    }
-    return rope_apply_axial(config, axis_positions(2, 0.0, ids, per_batch), t);
-  });
+}  // namespace
+
+/// With `ids` = 0 the positions are the `gridRows x gridCols` grid in row-major token order.
+Status rope_apply_axial_binding(const RopeApplyAxialArgs& a) {
+  RopeTensors t;
+  POSENC_RETURN_IF_ERROR(tensors_of(a, &t));
+  RopeAxialConfig config;
+  config.rotary_dim = a.rotary_dim;
+  config.base = a.base;
+  config.freqs = a.freqs;
+  config.max_freq = a.max_freq;
+  if (a.ids != 0) return rope_apply_axial(config, axis_positions(2, 0.0, a.ids, a.per_batch), t);
+  std::size_t rows = 0, cols = 0;
+  POSENC_RETURN_IF_ERROR(to_size("grid[0]", a.grid_rows, &rows));
+  POSENC_RETURN_IF_ERROR(to_size("grid[1]", a.grid_cols, &cols));
+  std::vector<double> grid;
+  POSENC_RETURN_IF_ERROR(rope_axial_grid(rows, cols, config.freqs, &grid));
+  return rope_apply_axial(config, axis_positions(2, 0.0, reinterpret_cast<std::uintptr_t>(grid.data()), false), t);
 }
 
-/// `sections` holds `section_count` doubles (integers checked by JS).
-int rope_apply_multimodal_binding(std::uintptr_t q, int q_heads, std::uintptr_t k, int k_heads, int batch, int seq,
-                                  int head_dim, int layout, int pairing, int rotary_dim, double base,
-                                  std::uintptr_t scaling, double seq_len, std::uintptr_t sections, int section_count,
-                                  double offset, std::uintptr_t ids, bool per_batch) {
-  return guarded([&] {
-    RopeTensors t;
-    POSENC_RETURN_IF_ERROR(tensors_from(q, q_heads, k, k_heads, batch, seq, head_dim, layout, &t));
-    std::size_t n = 0;
-    POSENC_RETURN_IF_ERROR(to_size("mropeSection length", section_count, &n));
-    const double* s = ptr<const double>(sections);
-    std::vector<int> runs(s, s + n);
-    return rope_apply_multimodal(config_from(rotary_dim, base, scaling, seq_len), static_cast<Pairing>(pairing), runs,
-                                 axis_positions(n, offset, ids, per_batch), t);
-  });
+/// `sections` holds `sectionCount` doubles (integers checked by JS).
+Status rope_apply_multimodal_binding(const RopeApplyMultimodalArgs& a) {
+  RopeTensors t;
+  POSENC_RETURN_IF_ERROR(tensors_of(a, &t));
+  std::size_t n = 0;
+  POSENC_RETURN_IF_ERROR(to_size("mropeSection length", a.section_count, &n));
+  const double* s = ptr<const double>(a.sections);
+  const std::vector<int> runs(s, s + n);
+  return rope_apply_multimodal(config_of(a), a.pairing, runs, axis_positions(n, a.offset, a.ids, a.per_batch), t);
 }
 
 /// `center` NaN means the default, floor(seq / 2).
-int rope_apply_xpos_binding(std::uintptr_t q, int q_heads, std::uintptr_t k, int k_heads, int batch, int seq,
-                            int head_dim, int layout, int pairing, int rotary_dim, double base, std::uintptr_t scaling,
-                            double seq_len, double gamma, double scale_base, double center, double offset,
-                            std::uintptr_t ids, bool per_batch) {
-  return guarded([&] {
-    RopeTensors t;
-    POSENC_RETURN_IF_ERROR(tensors_from(q, q_heads, k, k_heads, batch, seq, head_dim, layout, &t));
-    XPosConfig xpos;
-    xpos.gamma = gamma;
-    xpos.scale_base = scale_base;
-    xpos.center = present(center);
-    return rope_apply_xpos(config_from(rotary_dim, base, scaling, seq_len), static_cast<Pairing>(pairing), xpos,
-                           positions_from(offset, ids, per_batch), t);
-  });
+Status rope_apply_x_pos_binding(const RopeApplyXPosArgs& a) {
+  RopeTensors t;
+  POSENC_RETURN_IF_ERROR(tensors_of(a, &t));
+  XPosConfig xpos;
+  xpos.gamma = a.gamma;
+  xpos.scale_base = a.scale_base;
+  xpos.center = present(a.center);
+  return rope_apply_xpos(config_of(a), a.pairing, xpos, positions_of(a), t);
 }
 
-}  // namespace
 }  // namespace posenc::bindings
-
-EMSCRIPTEN_BINDINGS(posenc_rope_forms) {
-  using namespace posenc::bindings;
-  emscripten::function("ropeApplyAxial", &rope_apply_axial_binding);
-  emscripten::function("ropeApplyMultimodal", &rope_apply_multimodal_binding);
-  emscripten::function("ropeApplyXPos", &rope_apply_xpos_binding);
-}

@@ -27,8 +27,10 @@ import type { TransformerXLApi } from './families/transformer-xl.js';
 import { modelApi } from './model/model-api.js';
 import type { ModelApi } from './model/model-api.js';
 
-/** The package version. */
-export const VERSION = '0.1.0';
+import { VERSION } from './generated/boundary.js';
+
+/** The package version (package.json's, generated into the build). */
+export { VERSION };
 
 /** Everything posenc computes, bound to one WebAssembly instance. */
 export interface PosEnc {

@@ -10,6 +10,7 @@
 #include "encodings/detail/angle_rows.hpp"
 #include "encodings/detail/checks.hpp"
 #include "encodings/detail/rope_driver.hpp"
+#include "encodings/detail/rope_rows.hpp"
 
 namespace posenc {
 namespace {
@@ -25,6 +26,58 @@ Status check_rotation(const RopeRotation& r) {
   }
   return detail::check_positive("attentionFactor", r.attention_factor);
 }
+
+/// The rows of a cos/sin table at the tokens' positions (the driver's row source for
+/// rope_apply_table). The kernels read the table's own rows unless interleaved rows must be
+/// expanded first (a table without cos2/sin2). Pointers into the table are plain arithmetic, with
+/// no call per token: at one head row per token that bookkeeping was a fifth of a call (perf,
+/// 1024 x 1 x 64).
+class TableRows {
+ public:
+  TableRows(const RopeTable& table, Pairing pairing, const Positions& positions, std::size_t seq)
+      : table_(table), pairing_(pairing), positions_(positions), seq_(seq) {
+    const bool expanded = pairing == Pairing::interleaved && table.cos2 != nullptr;
+    direct_ = expanded || pairing == Pairing::half;
+    cos_rows_ = expanded ? table.cos2 : table.cos;
+    sin_rows_ = expanded ? table.sin2 : table.sin;
+    row_floats_ = expanded ? 2 * table.pairs : table.pairs;
+  }
+
+  Status allocate() { return direct_ ? Status() : rows_.allocate(table_.pairs, pairing_, false); }
+
+  detail::ChunkRowPointers chunk(std::size_t g, std::size_t s0, std::size_t count) {
+    if (direct_ && positions_.is_range()) {
+      const std::size_t first = static_cast<std::size_t>(positions_.offset) + s0;  // ids checked before
+      for (std::size_t j = 0; j < count; ++j) point_direct(j, first + j);
+      return rows_.pointers();
+    }
+    for (std::size_t j = 0; j < count; ++j) {
+      const auto row = static_cast<std::size_t>(positions_.at(g, s0 + j, seq_));
+      if (direct_) {
+        point_direct(j, row);
+      } else {
+        rows_.point(j, table_.cos + row * table_.pairs, table_.sin + row * table_.pairs, table_.pairs, pairing_);
+      }
+    }
+    return rows_.pointers();
+  }
+
+ private:
+  void point_direct(std::size_t j, std::size_t row) {
+    rows_.cos_ptr[j] = cos_rows_ + row * row_floats_;
+    rows_.sin_ptr[j] = sin_rows_ + row * row_floats_;
+  }
+
+  const RopeTable& table_;
+  Pairing pairing_;
+  const Positions& positions_;
+  std::size_t seq_;
+  bool direct_ = false;
+  const float* cos_rows_ = nullptr;
+  const float* sin_rows_ = nullptr;
+  std::size_t row_floats_ = 0;
+  detail::ChunkRows rows_;
+};
 
 }  // namespace
 
@@ -50,29 +103,10 @@ Status rope_apply(const RopeRotation& rotation, const Positions& positions, cons
   POSENC_RETURN_IF_ERROR(detail::check_positions_finite(positions, t.batch, t.seq));
 
   const auto pairs = static_cast<std::size_t>(rotation.rotary_dim / 2);
-  detail::ChunkRows rows;
-  POSENC_RETURN_IF_ERROR(rows.allocate(pairs, rotation.pairing, true));
-  // Rows computed for a chunk of tokens serve every head, and every batch row when the positions
-  // are shared (a range, or one list for all rows).
-  const std::size_t groups = positions.per_batch ? t.batch : 1;
-  const std::size_t rows_per_group = positions.per_batch ? 1 : t.batch;
-  for (std::size_t g = 0; g < groups; ++g) {
-    for (std::size_t s0 = 0; s0 < t.seq; s0 += detail::kRopeChunkTokens) {
-      const std::size_t n = std::min(detail::kRopeChunkTokens, t.seq - s0);
-      const detail::AngleSink sink{rows.sin.data(), rows.cos.data(), pairs, 1, rotation.attention_factor};
-      if (positions.is_range()) {
-        detail::angle_rows_range(rotation.inv_freq, pairs, positions.offset + static_cast<double>(s0), n, sink);
-      } else {
-        detail::angle_rows_list(rotation.inv_freq, pairs, positions.ids + g * t.seq + s0, n, sink);
-      }
-      for (std::size_t j = 0; j < n; ++j) {
-        rows.point(j, rows.cos.data() + j * pairs, rows.sin.data() + j * pairs, pairs, rotation.pairing);
-      }
-      for (std::size_t r = 0; r < rows_per_group; ++r) {
-        detail::rotate_tokens(t, rotation.pairing, pairs, g + r, s0, n, rows.cos_ptr, rows.sin_ptr);
-      }
-    }
-  }
+  detail::AngleRows rows;
+  POSENC_RETURN_IF_ERROR(rows.init(rotation.inv_freq, pairs, rotation.attention_factor, rotation.pairing,
+                                   detail::single_axis(positions), nullptr, t.batch, t.seq));
+  detail::drive_rope(t, {rotation.pairing, pairs}, positions.per_batch, rows);
   return {};
 }
 
@@ -123,40 +157,9 @@ Status rope_apply_table(const RopeTable& table, Pairing pairing, int rotary_dim,
   if ((table.cos2 == nullptr) != (table.sin2 == nullptr)) return detail::invalid("cos2 and sin2 must be given together");
   POSENC_RETURN_IF_ERROR(detail::check_row_ids(table.rows, positions, t.batch, t.seq));
 
-  const std::size_t pairs = table.pairs;
-  const bool expanded = pairing == Pairing::interleaved && table.cos2 != nullptr;
-  // The kernels read the table's own rows unless interleaved rows must be expanded first (a table
-  // without cos2/sin2). Pointers into the table are plain arithmetic, with no call per token: at
-  // one head row per token that bookkeeping was a fifth of a call (perf, 1024 x 1 x 64).
-  const bool direct = expanded || pairing == Pairing::half;
-  const float* cos_rows = expanded ? table.cos2 : table.cos;
-  const float* sin_rows = expanded ? table.sin2 : table.sin;
-  const std::size_t row_floats = expanded ? 2 * pairs : pairs;
-  detail::ChunkRows rows;
-  if (!direct) POSENC_RETURN_IF_ERROR(rows.allocate(pairs, pairing, false));
-  for (std::size_t b = 0; b < t.batch; ++b) {
-    for (std::size_t s0 = 0; s0 < t.seq; s0 += detail::kRopeChunkTokens) {
-      const std::size_t n = std::min(detail::kRopeChunkTokens, t.seq - s0);
-      if (direct && positions.is_range()) {
-        const std::size_t first = static_cast<std::size_t>(positions.offset) + s0;  // ids checked above
-        for (std::size_t j = 0; j < n; ++j) {
-          rows.cos_ptr[j] = cos_rows + (first + j) * row_floats;
-          rows.sin_ptr[j] = sin_rows + (first + j) * row_floats;
-        }
-      } else {
-        for (std::size_t j = 0; j < n; ++j) {
-          const auto row = static_cast<std::size_t>(positions.at(b, s0 + j, t.seq));
-          if (direct) {
-            rows.cos_ptr[j] = cos_rows + row * row_floats;
-            rows.sin_ptr[j] = sin_rows + row * row_floats;
-          } else {
-            rows.point(j, table.cos + row * pairs, table.sin + row * pairs, pairs, pairing);
-          }
-        }
-      }
-      detail::rotate_tokens(t, pairing, pairs, b, s0, n, rows.cos_ptr, rows.sin_ptr);
-    }
-  }
+  TableRows rows(table, pairing, positions, t.seq);
+  POSENC_RETURN_IF_ERROR(rows.allocate());
+  detail::drive_rope(t, {pairing, table.pairs}, positions.per_batch, rows);
   return {};
 }
 

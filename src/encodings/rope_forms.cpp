@@ -1,4 +1,5 @@
-// 2-D axial RoPE, M-RoPE and xPos: the rotation of rope.cpp with other angle and scale rows.
+// 2-D axial RoPE, M-RoPE and xPos: the RoPE driver with other rows (a per-pair position axis; xPos's
+// distinct q and k rows).
 //
 //   2-D axial  lucidrains rotary-embedding-torch `get_axial_freqs`: one RoPE per image axis, the
 //              blocks concatenated (rows first), pairs interleaved inside each block.
@@ -12,20 +13,15 @@
 #include <cmath>
 #include <string>
 
-#include "encodings/detail/angle_rows.hpp"
 #include "encodings/detail/checks.hpp"
 #include "encodings/detail/rope_driver.hpp"
+#include "encodings/detail/rope_rows.hpp"
 #include "kernels/kernels.hpp"
 
 namespace posenc {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-
-/// A run of pairs [begin, end) whose angles use position axis `axis`.
-struct Section {
-  std::size_t begin, end, axis;
-};
 
 Status check_axis_positions(const AxisPositions& p, std::size_t batch, std::size_t seq) {
   if (p.ids == nullptr) return detail::check_positions_finite(Positions::range(p.offset), batch, seq);
@@ -47,35 +43,75 @@ double length_of(const AxisPositions& p, std::size_t batch, std::size_t seq) {
   return *std::max_element(p.ids, p.ids + n) + 1.0;
 }
 
-/// Rotates q and k with pair i's angle = position[axis of i's section] * freq[i], cos/sin times `scale`.
-Status apply_sections(const std::vector<double>& freq, const std::vector<Section>& sections, double scale,
-                      Pairing pairing, const AxisPositions& pos, const RopeTensors& t) {
-  const std::size_t pairs = freq.size();
-  detail::ChunkRows rows;
-  POSENC_RETURN_IF_ERROR(rows.allocate(pairs, pairing, true));
-  double range[detail::kRopeChunkTokens];
-  const std::size_t groups = pos.per_batch ? t.batch : 1;
-  const std::size_t rows_per_group = pos.per_batch ? 1 : t.batch;
-  for (std::size_t g = 0; g < groups; ++g) {
-    for (std::size_t s0 = 0; s0 < t.seq; s0 += detail::kRopeChunkTokens) {
-      const std::size_t n = std::min(detail::kRopeChunkTokens, t.seq - s0);
-      for (std::size_t j = 0; j < n; ++j) range[j] = pos.offset + static_cast<double>(s0 + j);
-      for (const Section& sec : sections) {
-        if (sec.end == sec.begin) continue;
-        const double* p = pos.ids == nullptr ? range : pos.row(sec.axis, g, t.batch, t.seq) + s0;
-        const detail::AngleSink sink{rows.sin.data() + sec.begin, rows.cos.data() + sec.begin, pairs, 1, scale};
-        detail::angle_rows_list(freq.data() + sec.begin, sec.end - sec.begin, p, n, sink);
-      }
-      for (std::size_t j = 0; j < n; ++j) {
-        rows.point(j, rows.cos.data() + j * pairs, rows.sin.data() + j * pairs, pairs, pairing);
-      }
-      for (std::size_t r = 0; r < rows_per_group; ++r) {
-        detail::rotate_tokens(t, pairing, pairs, g + r, s0, n, rows.cos_ptr, rows.sin_ptr);
-      }
-    }
-  }
+/// Rotates q and k with pair i's angle = position[axis_of_pair[i]] * freq[i], cos/sin times `scale`.
+Status apply_mapped(const std::vector<double>& freq, const std::vector<std::size_t>& axis_of_pair, double scale,
+                    Pairing pairing, const AxisPositions& pos, const RopeTensors& t) {
+  detail::AngleRows rows;
+  POSENC_RETURN_IF_ERROR(rows.init(freq.data(), freq.size(), scale, pairing, pos, axis_of_pair.data(), t.batch, t.seq));
+  detail::drive_rope(t, {pairing, freq.size()}, pos.per_batch, rows);
   return {};
 }
+
+/// xPos's rows (the driver's row source): RoPE's cos/sin times zeta_i^((p - c)/B) for queries and
+/// zeta_i^(-(p - c)/B) for keys, in double, rounded once.
+class XPosRows {
+ public:
+  Status init(const RopeFrequencies& freq, int rotary_dim, Pairing pairing, const XPosConfig& xpos,
+              const Positions& positions, std::size_t seq) {
+    freq_ = &freq;
+    pairing_ = pairing;
+    positions_ = &positions;
+    seq_ = seq;
+    scale_base_ = xpos.scale_base;
+    center_ = xpos.center.value_or(std::floor(static_cast<double>(seq) / 2.0));
+    const std::size_t pairs = freq.inv_freq.size();
+    POSENC_RETURN_IF_ERROR(detail::allocate(log_zeta_, pairs));
+    POSENC_RETURN_IF_ERROR(detail::allocate(angle_, pairs));
+    POSENC_RETURN_IF_ERROR(detail::allocate(s_, pairs));
+    POSENC_RETURN_IF_ERROR(detail::allocate(c_, pairs));
+    const double r = rotary_dim;
+    for (std::size_t i = 0; i < pairs; ++i) {
+      log_zeta_[i] = std::log((2.0 * static_cast<double>(i) + xpos.gamma * r) / ((1.0 + xpos.gamma) * r));
+    }
+    POSENC_RETURN_IF_ERROR(q_rows_.allocate(pairs, pairing, true));
+    return k_rows_.allocate(pairs, pairing, true);
+  }
+
+  detail::ChunkRowPointers chunk(std::size_t g, std::size_t s0, std::size_t count) {
+    const std::size_t pairs = freq_->inv_freq.size();
+    const double factor = freq_->attention_factor;
+    for (std::size_t j = 0; j < count; ++j) {
+      const double p = positions_->at(g, s0 + j, seq_);
+      for (std::size_t i = 0; i < pairs; ++i) angle_[i] = p * freq_->inv_freq[i];
+      kernels::sincos(angle_.data(), pairs, s_.data(), c_.data());
+      const double power = (p - center_) / scale_base_;
+      float* qc = q_rows_.cos.data() + j * pairs;
+      float* qs = q_rows_.sin.data() + j * pairs;
+      float* kc = k_rows_.cos.data() + j * pairs;
+      float* ks = k_rows_.sin.data() + j * pairs;
+      for (std::size_t i = 0; i < pairs; ++i) {
+        const double up = factor * std::exp(power * log_zeta_[i]);
+        const double down = factor * std::exp(-power * log_zeta_[i]);
+        qc[i] = static_cast<float>(c_[i] * up);
+        qs[i] = static_cast<float>(s_[i] * up);
+        kc[i] = static_cast<float>(c_[i] * down);
+        ks[i] = static_cast<float>(s_[i] * down);
+      }
+      q_rows_.point(j, qc, qs, pairs, pairing_);
+      k_rows_.point(j, kc, ks, pairs, pairing_);
+    }
+    return {q_rows_.cos_ptr, q_rows_.sin_ptr, k_rows_.cos_ptr, k_rows_.sin_ptr};
+  }
+
+ private:
+  const RopeFrequencies* freq_ = nullptr;
+  Pairing pairing_ = Pairing::half;
+  const Positions* positions_ = nullptr;
+  std::size_t seq_ = 0;
+  double scale_base_ = 1.0, center_ = 0.0;
+  std::vector<double> log_zeta_, angle_, s_, c_;
+  detail::ChunkRows q_rows_, k_rows_;
+};
 
 }  // namespace
 
@@ -127,24 +163,26 @@ Status rope_apply_axial(const RopeAxialConfig& config, const AxisPositions& posi
   POSENC_RETURN_IF_ERROR(check_axis_positions(positions, t.batch, t.seq));
   const std::size_t per_axis = axis_freq.size();
   std::vector<double> freq;
+  std::vector<std::size_t> axis_of_pair;  // the row block, then the column block
   POSENC_RETURN_IF_ERROR(detail::allocate(freq, 2 * per_axis));
-  std::copy(axis_freq.begin(), axis_freq.end(), freq.begin());
-  std::copy(axis_freq.begin(), axis_freq.end(), freq.begin() + static_cast<std::ptrdiff_t>(per_axis));
-  return apply_sections(freq, {{0, per_axis, 0}, {per_axis, 2 * per_axis, 1}}, 1.0, Pairing::interleaved, positions, t);
+  POSENC_RETURN_IF_ERROR(detail::allocate(axis_of_pair, 2 * per_axis));
+  for (std::size_t i = 0; i < 2 * per_axis; ++i) {
+    freq[i] = axis_freq[i % per_axis];
+    axis_of_pair[i] = i / per_axis;
+  }
+  return apply_mapped(freq, axis_of_pair, 1.0, Pairing::interleaved, positions, t);
 }
 
 Status rope_apply_multimodal(const RopeConfig& config, Pairing pairing, const std::vector<int>& sections,
                              const AxisPositions& positions, const RopeTensors& t) {
   POSENC_RETURN_IF_ERROR(detail::check_rope_tensors(t, pairing, config.rotary_dim));
   if (sections.empty()) return detail::invalid("mropeSection must hold at least one section");
-  std::vector<Section> runs;
   std::size_t next = 0;
   for (std::size_t a = 0; a < sections.size(); ++a) {
     if (sections[a] < 0) {
       return detail::invalid("mropeSection[" + std::to_string(a) + "] must be an integer >= 0, got " +
                              std::to_string(sections[a]));
     }
-    runs.push_back({next, next + static_cast<std::size_t>(sections[a]), a});
     next += static_cast<std::size_t>(sections[a]);
   }
   const auto pairs = static_cast<std::size_t>(config.rotary_dim / 2);
@@ -160,7 +198,12 @@ Status rope_apply_multimodal(const RopeConfig& config, Pairing pairing, const st
   POSENC_RETURN_IF_ERROR(check_axis_positions(positions, t.batch, t.seq));
   RopeFrequencies freq;
   POSENC_RETURN_IF_ERROR(rope_frequencies_at(config, length_of(positions, t.batch, t.seq), &freq));
-  return apply_sections(freq.inv_freq, runs, freq.attention_factor, pairing, positions, t);
+  std::vector<std::size_t> axis_of_pair;  // section a's pairs take axis a
+  POSENC_RETURN_IF_ERROR(detail::allocate(axis_of_pair, pairs));
+  for (std::size_t a = 0, i = 0; a < sections.size(); ++a) {
+    for (int k = 0; k < sections[a]; ++k) axis_of_pair[i++] = a;
+  }
+  return apply_mapped(freq.inv_freq, axis_of_pair, freq.attention_factor, pairing, positions, t);
 }
 
 Status rope_apply_xpos(const RopeConfig& config, Pairing pairing, const XPosConfig& xpos, const Positions& positions,
@@ -173,52 +216,9 @@ Status rope_apply_xpos(const RopeConfig& config, Pairing pairing, const XPosConf
   RopeFrequencies freq;
   POSENC_RETURN_IF_ERROR(rope_frequencies_at(config, rope_length_of(positions, t.batch, t.seq), &freq));
 
-  const std::size_t pairs = freq.inv_freq.size();
-  const double r = config.rotary_dim;
-  std::vector<double> log_zeta, angle, s, c;
-  POSENC_RETURN_IF_ERROR(detail::allocate(log_zeta, pairs));
-  POSENC_RETURN_IF_ERROR(detail::allocate(angle, pairs));
-  POSENC_RETURN_IF_ERROR(detail::allocate(s, pairs));
-  POSENC_RETURN_IF_ERROR(detail::allocate(c, pairs));
-  for (std::size_t i = 0; i < pairs; ++i) {
-    log_zeta[i] = std::log((2.0 * static_cast<double>(i) + xpos.gamma * r) / ((1.0 + xpos.gamma) * r));
-  }
-  const double center = xpos.center.value_or(std::floor(static_cast<double>(t.seq) / 2.0));
-
-  detail::ChunkRows q_rows, k_rows;
-  POSENC_RETURN_IF_ERROR(q_rows.allocate(pairs, pairing, true));
-  POSENC_RETURN_IF_ERROR(k_rows.allocate(pairs, pairing, true));
-  const std::size_t groups = positions.per_batch ? t.batch : 1;
-  const std::size_t rows_per_group = positions.per_batch ? 1 : t.batch;
-  for (std::size_t g = 0; g < groups; ++g) {
-    for (std::size_t s0 = 0; s0 < t.seq; s0 += detail::kRopeChunkTokens) {
-      const std::size_t n = std::min(detail::kRopeChunkTokens, t.seq - s0);
-      for (std::size_t j = 0; j < n; ++j) {
-        const double p = positions.at(g, s0 + j, t.seq);
-        for (std::size_t i = 0; i < pairs; ++i) angle[i] = p * freq.inv_freq[i];
-        kernels::sincos(angle.data(), pairs, s.data(), c.data());
-        const double power = (p - center) / xpos.scale_base;
-        float* qc = q_rows.cos.data() + j * pairs;
-        float* qs = q_rows.sin.data() + j * pairs;
-        float* kc = k_rows.cos.data() + j * pairs;
-        float* ks = k_rows.sin.data() + j * pairs;
-        for (std::size_t i = 0; i < pairs; ++i) {
-          const double up = freq.attention_factor * std::exp(power * log_zeta[i]);
-          const double down = freq.attention_factor * std::exp(-power * log_zeta[i]);
-          qc[i] = static_cast<float>(c[i] * up);
-          qs[i] = static_cast<float>(s[i] * up);
-          kc[i] = static_cast<float>(c[i] * down);
-          ks[i] = static_cast<float>(s[i] * down);
-        }
-        q_rows.point(j, qc, qs, pairs, pairing);
-        k_rows.point(j, kc, ks, pairs, pairing);
-      }
-      for (std::size_t rr = 0; rr < rows_per_group; ++rr) {
-        detail::rotate_tokens(t, pairing, pairs, g + rr, s0, n, q_rows.cos_ptr, q_rows.sin_ptr, k_rows.cos_ptr,
-                              k_rows.sin_ptr);
-      }
-    }
-  }
+  XPosRows rows;
+  POSENC_RETURN_IF_ERROR(rows.init(freq, config.rotary_dim, pairing, xpos, positions, t.seq));
+  detail::drive_rope(t, {pairing, freq.inv_freq.size()}, positions.per_batch, rows);
   return {};
 }
 

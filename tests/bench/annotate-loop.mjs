@@ -3,8 +3,10 @@
 // bench's own (kernels/*.mjs), so the loop is what the bench times.
 //   node --perf-prof tests/bench/annotate-loop.mjs <loop>
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 import { createBounds } from './harness/bounds.mjs';
+import { boundsWasm } from './harness/bounds-wasm.mjs';
 import { createMeasuredPosEnc } from './harness/posenc-instance.mjs';
 
 /** loop -> [kernel module, case id, contender id]; the bounds run over the first RoPE case of 128 tokens. */
@@ -16,7 +18,7 @@ const LOOPS = {
   rmw: ['rope', 'rope-half-128x8x64', 'bound'],
   rot: ['rope', 'rope-half-128x8x64', 'bound'],
 };
-const name = process.argv[2];
+const [name] = parseArgs({ allowPositionals: true, options: {} }).positionals;
 if (!(name in LOOPS)) {
   console.error(`usage: annotate-loop.mjs <${Object.keys(LOOPS).join('|')}>`);
   process.exit(2);
@@ -28,7 +30,7 @@ const c = kernel.cases({ quick: false }).find((x) => x.id === caseId);
 const { pe, memory } = await createMeasuredPosEnc(fileURLToPath(new URL('../..', import.meta.url)));
 let run;
 if (contenderId === 'bound') {
-  run = (await createBounds(pe, memory)).prepare(c.bytes, c.rotRowFloats)[name];
+  run = (await createBounds(pe, memory, boundsWasm())).prepare(c.bytes, c.rotRowFloats)[name];
 } else {
   run = (await kernel.contenders.find((k) => k.id === contenderId).prepare(c.params, c.input?.(), { pe })).run;
 }

@@ -10,15 +10,18 @@
 //
 //   node tests/bench/placement-probe.mjs [MiB per buffer, default 4] [--no-rewarm]
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 import { createBounds } from './harness/bounds.mjs';
+import { boundsWasm } from './harness/bounds-wasm.mjs';
 import { createMeasuredPosEnc } from './harness/posenc-instance.mjs';
 import { measureTogether } from './harness/timing.mjs';
 
-const mib = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 4);
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { 'no-rewarm': { type: 'boolean', default: false } } });
+const mib = Number(positionals[0] ?? 4);
 const bytes = mib * 2 ** 20;
 const { pe, memory } = await createMeasuredPosEnc(fileURLToPath(new URL('../..', import.meta.url)));
-const bounds = await createBounds(pe, memory);
+const bounds = await createBounds(pe, memory, boundsWasm());
 const early = bounds.prepare(bytes, 64);
 const filler = pe.memory.tensor([64 * 2 ** 20]); // 256 MiB in between
 const late = bounds.prepare(bytes, 64);
@@ -28,7 +31,7 @@ const runs = [
   { id: 'rot, first buffer', run: early.rot },
   { id: 'rot, later buffer', run: late.rot },
 ];
-const timed = await measureTogether(runs, { budgetMs: 3000, ...(process.argv.includes('--no-rewarm') ? { rewarmMaxMs: 0 } : {}) });
+const timed = await measureTogether(runs, { budgetMs: 3000, ...(values['no-rewarm'] ? { rewarmMaxMs: 0 } : {}) });
 console.log(`${mib} MiB per buffer, medians (WebAssembly memory now ${memory.buffer.byteLength >> 20} MiB):`);
 for (const { id } of runs) console.log(`  ${id}: ${(timed.get(id).median * 1000).toFixed(0)} us`);
 early.dispose();

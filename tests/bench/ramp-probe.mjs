@@ -8,15 +8,17 @@
 //
 //   node tests/bench/ramp-probe.mjs [MiB, default 32]
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 import { createBounds } from './harness/bounds.mjs';
+import { boundsWasm } from './harness/bounds-wasm.mjs';
 import { createMeasuredPosEnc } from './harness/posenc-instance.mjs';
 import { summarise } from './harness/timing.mjs';
 
-const mib = Number(process.argv[2] ?? 32);
+const mib = Number(parseArgs({ allowPositionals: true, options: {} }).positionals[0] ?? 32);
 const bytes = mib * 2 ** 20;
 const { pe, memory } = await createMeasuredPosEnc(fileURLToPath(new URL('../..', import.meta.url)));
-const bounds = await createBounds(pe, memory);
+const bounds = await createBounds(pe, memory, boundsWasm());
 const measured = bounds.prepare(bytes);
 const other = bounds.prepare(bytes);
 const js = new Float32Array(bytes / 4).fill(0.3);

@@ -5,6 +5,7 @@
 // onnxruntime-web peers.
 //
 //   node tests/bench/run.mjs [--quick] [--filter REGEX] [--json PATH] [--markdown PATH] [--budget MS] [--browser]
+//   (the options of tests/bench/options.mjs)
 //
 // Kernels are the modules in tests/bench/kernels/ (see README.md there): each lists cases and
 // contenders. For every case, each contender runs once on the same input and its output is checked
@@ -18,6 +19,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { createBounds } from './harness/bounds.mjs';
+import { boundsWasm } from './harness/bounds-wasm.mjs';
+import { parseBenchArgs, USAGE } from './options.mjs';
 import { createMeasuredPosEnc } from './harness/posenc-instance.mjs';
 import { caseTable, summaryTable, targetLines } from './harness/report.mjs';
 import { evaluateTargets, posencLabel, runCases } from './harness/run-case.mjs';
@@ -28,28 +31,22 @@ import { loadTf } from './peers/tfjs.mjs';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '..', '..');
 
-function parseArgs(argv) {
-  const opts = { quick: false, filter: undefined, json: undefined, markdown: undefined, budget: 1200, browser: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const value = () => {
-      if (i + 1 >= argv.length) throw new Error(`bench: ${a} needs a value`);
-      return argv[++i];
-    };
-    if (a === '--quick') opts.quick = true;
-    else if (a === '--filter') opts.filter = new RegExp(value());
-    else if (a === '--json') opts.json = value();
-    else if (a === '--markdown') opts.markdown = value();
-    else if (a === '--budget') opts.budget = Number(value());
-    else if (a === '--browser') opts.browser = true;
-    else if (a === '--no-native') continue; // scripts/bench.mjs's: this run is the same without it
-    else if (a === '--help') {
-      console.log('usage: npm run bench -- [--quick] [--filter REGEX] [--json PATH] [--markdown PATH] [--budget MS] [--no-native] [--browser]');
-      process.exit(0);
-    } else throw new Error(`bench: unknown argument ${a}`);
+function parseOptions(argv) {
+  const values = parseBenchArgs(argv);
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
   }
-  opts.json ??= join(ROOT, 'build', 'bench', opts.browser ? 'browser.json' : 'results.json');
-  return opts;
+  const budget = Number(values.budget);
+  if (!(budget > 0)) throw new Error(`bench: --budget must be a positive number of milliseconds, got ${values.budget}`);
+  return {
+    quick: values.quick,
+    filter: values.filter === undefined ? undefined : new RegExp(values.filter),
+    json: values.json ?? join(ROOT, 'build', 'bench', values.browser ? 'browser.json' : 'results.json'),
+    markdown: values.markdown,
+    budget,
+    browser: values.browser,
+  };
 }
 
 function gitDescribe() {
@@ -67,7 +64,7 @@ async function runInNode(kernels, opts) {
   const { pe, memory } = await createMeasuredPosEnc(ROOT);
   const tf = await loadTf();
   const ort = await loadOrt();
-  const env = { pe, tf: tf.tf, ort: ort.ort, bounds: await createBounds(pe, memory) };
+  const env = { pe, tf: tf.tf, ort: ort.ort, bounds: await createBounds(pe, memory, boundsWasm()) };
   const meta = {
     ...machineMeta(),
     node: process.version,
@@ -89,6 +86,7 @@ async function runInBrowser(kernels, opts) {
   const meta = machineMeta();
   printHeader(meta, 'headless Chromium', 'the JavaScript contenders; tfjs and onnxruntime-web run in the Node bench only');
   const { runBenchInBrowser } = await import('./browser-driver.mjs'); // playwright-core, for this run only
+  boundsWasm(); // compiled for the page, which fetches it
   const result = await runBenchInBrowser({ root: ROOT, kernels: kernelNames(), filter: opts.filter?.source, quick: opts.quick, budget: opts.budget });
   meta.browser = result.userAgent;
   meta.posenc = result.posenc;
@@ -117,7 +115,7 @@ function machineMeta() {
 }
 
 async function main() {
-  const opts = parseArgs(process.argv.slice(2));
+  const opts = parseOptions(process.argv.slice(2));
   const kernels = await loadKernels();
   const started = Date.now();
   const { meta, cases, targets } = opts.browser ? await runInBrowser(kernels, opts) : await runInNode(kernels, opts);

@@ -5,12 +5,14 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 import { summaryTable, targetLines, targetsAcrossRuns } from './harness/report.mjs';
 import { loadKernels } from './kernel-modules.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const paths = process.argv.length > 2 ? process.argv.slice(2) : [join(HERE, '..', '..', 'build', 'bench', 'results.json')];
+const { positionals } = parseArgs({ allowPositionals: true, options: {} });
+const paths = positionals.length ? positionals : [join(HERE, '..', '..', 'build', 'bench', 'results.json')];
 const path = paths[0];
 const runs = paths.map((p) => JSON.parse(readFileSync(p, 'utf8')));
 const { meta, cases, targets } = runs[0];

@@ -15,23 +15,32 @@ using posenc::detail::AngleSink;
 using posenc::detail::Scratch;
 
 TEST_CASE("Scratch blocks are distinct while alive and reused afterwards", "[scratch]") {
+  // 12345 floats: a size no other test asks for, so the pool holds no other block that would fit
+  // as tightly as the two released here.
+  constexpr std::size_t kFloats = 12345;
   const float* first = nullptr;
+  const float* second = nullptr;
   {
     Scratch<float> a, b;
-    REQUIRE(a.allocate(1000).ok());
-    REQUIRE(b.allocate(1000).ok());
+    REQUIRE(a.allocate(kFloats).ok());
+    REQUIRE(b.allocate(kFloats).ok());
     CHECK(a.data() != b.data());
     CHECK(reinterpret_cast<std::uintptr_t>(a.data()) % 64 == 0);
-    for (int i = 0; i < 1000; ++i) a.data()[i] = static_cast<float>(i);
-    for (int i = 0; i < 1000; ++i) b.data()[i] = -1.0f;
-    for (int i = 0; i < 1000; ++i) REQUIRE(a.data()[i] == static_cast<float>(i));  // no overlap
+    for (std::size_t i = 0; i < kFloats; ++i) a.data()[i] = static_cast<float>(i);
+    for (std::size_t i = 0; i < kFloats; ++i) b.data()[i] = -1.0f;
+    for (std::size_t i = 0; i < kFloats; ++i) REQUIRE(a.data()[i] == static_cast<float>(i));  // no overlap
     first = a.data();
+    second = b.data();
   }
   {
-    Scratch<float> c;
-    REQUIRE(c.allocate(500).ok());
-    CHECK((c.data() == first || c.data() != nullptr));  // reused from the pool (or fresh), never null
-    REQUIRE(c.allocate(100000).ok());                   // growing gives a large enough block
+    // Both blocks went back to the pool: the next requests take them again (the smallest block
+    // that fits), not new memory.
+    Scratch<float> c, d;
+    REQUIRE(c.allocate(kFloats).ok());
+    CHECK((c.data() == first || c.data() == second));
+    REQUIRE(d.allocate(kFloats - 100).ok());
+    CHECK(d.data() == (c.data() == first ? second : first));
+    REQUIRE(c.allocate(100000).ok());  // growing gives a large enough block
     c.data()[99999] = 1.0f;
     CHECK(c.data()[99999] == 1.0f);
   }

@@ -1,6 +1,7 @@
 // ALiBi (Press, Smith and Lewis 2022): per-head slopes and linear distance biases added to the
 // attention logits, in the paper/ggml causal form, a symmetric encoder form, and BLOOM's form.
 // Maths in src/encodings/alibi.cpp.
+import { ALIBI_FORMS } from '../generated/boundary.js';
 import * as args from '../runtime/args.js';
 import type { Tensor } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
@@ -16,8 +17,7 @@ import { checkResultSize, flag, lengthsOf } from './relative-args.js';
  * - `'bloom'` (BLOOM, fairseq): `m_h keyPos_j`, the same for every query (equal to `'causal'` plus
  *   `m_h i`, a per-row constant that softmax ignores on causal rows)
  */
-export type AlibiForm = 'causal' | 'symmetric' | 'bloom';
-const FORMS: readonly AlibiForm[] = ['causal', 'symmetric', 'bloom'];
+export type AlibiForm = (typeof ALIBI_FORMS)[number];
 
 /** A 0/1 attention mask `[kLen]` or `[batch, kLen]` (1 = real token): numbers, typed arrays or `{ data, dims }`. */
 export type AttentionMaskInput =
@@ -78,7 +78,7 @@ function slopeParams(fn: string, opts: Record<string, unknown>) {
 }
 
 export function alibiApi(heap: Heap): AlibiApi {
-  const raw = heap.raw;
+  const call = heap.call;
 
   function slopes(options: AlibiSlopeOptions): Float64Array {
     const fn = 'alibi.slopes';
@@ -86,7 +86,7 @@ export function alibiApi(heap: Heap): AlibiApi {
     const scope = new HeapScope(heap);
     try {
       const out = scope.alloc(p.numHeads * 8, 'the slopes');
-      heap.check(raw.alibiSlopes(p.numHeads, p.maxBias, out), fn);
+      heap.check(call.alibiSlopes({ ...p, out }), fn);
       return heap.f64(out, p.numHeads).slice();
     } finally {
       scope.release();
@@ -98,11 +98,11 @@ export function alibiApi(heap: Heap): AlibiApi {
     const opts = args.options(fn, options, ['numHeads', 'maxBias', 'qLen', 'kLen', 'queryOffset', 'form', 'maskFuture', 'attentionMask', 'out']);
     const p = slopeParams(fn, opts);
     const l = lengthsOf(fn, opts);
-    const form = opts.form === undefined ? 0 : args.choice(fn, 'form', opts.form, FORMS);
+    const form = opts.form === undefined ? 0 : args.choice(fn, 'form', opts.form, ALIBI_FORMS);
     const maskFuture = flag(fn, opts, 'maskFuture', form === 0);
     const mask = opts.attentionMask === undefined ? undefined : maskOf(fn, opts.attentionMask, l.kLen);
-    if (mask && FORMS[form] !== 'bloom') {
-      throw new PosEncError('INVALID_ARGUMENT', `${fn}: attentionMask is only used by form 'bloom', got form '${FORMS[form]}'`);
+    if (mask && ALIBI_FORMS[form] !== 'bloom') {
+      throw new PosEncError('INVALID_ARGUMENT', `${fn}: attentionMask is only used by form 'bloom', got form '${ALIBI_FORMS[form]}'`);
     }
     const batch = mask?.batch ?? 1;
     const scope = new HeapScope(heap);
@@ -116,7 +116,7 @@ export function alibiApi(heap: Heap): AlibiApi {
       }
       const out = scope.output(fn, opts.out, dims, 'the bias');
       heap.check(
-        raw.alibiBias(out.ptr, p.numHeads, p.maxBias, form, maskFuture, l.qLen, l.kLen, l.queryOffset, maskPtr, batch),
+        call.alibiBias({ out: out.ptr, ...p, form, maskFuture, ...l, attentionMask: maskPtr, batch }),
         fn,
       );
       return out.finish();

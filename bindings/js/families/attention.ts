@@ -2,6 +2,7 @@
 // attention with an optional causal mask, an additive bias (T5, ALiBi, ...) or RoPE on q and k.
 // Evaluated in double precision in src/encodings/attention.cpp; meant for checking a setup and
 // for teaching, not as a fast attention kernel.
+import { ATTENTION_MATRICES } from '../generated/boundary.js';
 import * as args from '../runtime/args.js';
 import type { Tensor, TensorInput } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
@@ -81,7 +82,7 @@ function biasOf(fn: string, value: unknown, biasDims: unknown, heads: number, qL
 }
 
 export function attentionApi(heap: Heap): AttentionApi {
-  const raw = heap.raw;
+  const call = heap.call;
 
   function run(fn: string, q: TensorInput, k: TensorInput, v: TensorInput | undefined, options: AttentionOptions | undefined, mode: 0 | 1 | 2): Tensor {
     const opts = args.options(fn, options, OPTIONS, true);
@@ -112,17 +113,20 @@ export function attentionApi(heap: Heap): AttentionApi {
       const qPtr = scope.tensorIn(qt, 'q');
       const kPtr = scope.tensorIn(kt, 'k');
       const biasPtr = bias ? scope.tensorIn(bias.tensor, 'bias') : 0;
-      const common = [qt.heads, kt.heads, qt.len, kt.len, qt.width] as const;
-      const tail = [s.hasScale, s.scale, causal, offset, biasPtr, bias?.heads ?? 0, rope.rotaryDim, rope.base, rope.pairing] as const;
+      const common = {
+        q: qPtr, k: kPtr, heads: qt.heads, kvHeads: kt.heads, qLen: qt.len, kLen: kt.len, headDim: qt.width, ...s, causal,
+        queryOffset: offset, bias: biasPtr, biasHeads: bias?.heads ?? 0, rotaryDim: rope.rotaryDim, ropeBase: rope.base,
+        pairing: rope.pairing,
+      };
       if (mode === 2) {
         const dv = vt!.width;
         const vPtr = scope.tensorIn(vt!, 'v');
         const out = scope.alloc(bytes(qt.heads, qt.len, dv), 'the output');
-        heap.check(raw.attentionOutput(qPtr, kPtr, vPtr, ...common, dv, ...tail, out, 0), fn);
+        heap.check(call.attentionOutput({ ...common, v: vPtr, valueDim: dv, out, scoresOut: 0 }), fn);
         return { data: heap.f32(out, qt.heads * qt.len * dv).slice(), dims: headDims(qt, qt.len, dv) };
       }
       const out = scope.alloc(bytes(qt.heads, qt.len, kt.len), mode === 0 ? 'the logits' : 'the scores');
-      heap.check(raw.attentionMatrix(qPtr, kPtr, ...common, ...tail, mode === 1, out), fn);
+      heap.check(call.attentionMatrix({ ...common, kind: ATTENTION_MATRICES.indexOf(mode === 0 ? 'logits' : 'scores'), out }), fn);
       return { data: heap.f32(out, qt.heads * qt.len * kt.len).slice(), dims: headDims(qt, qt.len, kt.len) };
     } finally {
       scope.release();

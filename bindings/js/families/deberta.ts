@@ -1,6 +1,7 @@
 // DeBERTa-v2/v3 relative positions (He et al. 2021; Hugging Face modeling_deberta_v2.py): relative
 // position query minus key, log buckets beyond bucketSize/2 (unclamped), and the clamped c2p/p2c
 // indices into the [2 attSpan] relative embedding table. Maths in src/encodings/deberta.cpp.
+import { DEBERTA_MATRICES } from '../generated/boundary.js';
 import * as args from '../runtime/args.js';
 import { Heap } from '../runtime/heap.js';
 import { HeapScope } from '../runtime/scope.js';
@@ -47,8 +48,10 @@ function bucketParams(fn: string, opts: Record<string, unknown>) {
   return { bucketSize: integerOr(fn, opts, 'bucketSize', 256, 0), maxPosition: integerOr(fn, opts, 'maxPosition', 512) };
 }
 
+type DebertaMatrixKind = (typeof DEBERTA_MATRICES)[number];
+
 export function debertaApi(heap: Heap): DebertaApi {
-  const raw = heap.raw;
+  const call = heap.call;
 
   function bucket(rel: number, options?: DebertaBucketOptions): number {
     const fn = 'deberta.bucket';
@@ -58,7 +61,7 @@ export function debertaApi(heap: Heap): DebertaApi {
     const scope = new HeapScope(heap);
     try {
       const out = scope.alloc(8, 'the bucket');
-      heap.check(raw.debertaBucket(value, p.bucketSize, p.maxPosition, out), fn);
+      heap.check(call.debertaBucket({ relativePosition: value, ...p, out }), fn);
       return heap.f64(out, 1)[0]!;
     } finally {
       scope.release();
@@ -71,15 +74,15 @@ export function debertaApi(heap: Heap): DebertaApi {
     const scope = new HeapScope(heap);
     try {
       const out = scope.alloc(4, 'attSpan');
-      heap.check(raw.debertaAttentionSpan(p.bucketSize, p.maxPosition, out), fn);
+      heap.check(call.debertaAttentionSpan({ ...p, out }), fn);
       return int32Copy(heap, out, 1)[0]!;
     } finally {
       scope.release();
     }
   }
 
-  /** kind 0: relative positions, 1: c2p, 2: p2c. */
-  function matrix(fn: string, kind: number, options: DebertaMatrixOptions): IndexTensor {
+  /** One of the DEBERTA_MATRICES. */
+  function matrix(fn: string, kind: DebertaMatrixKind, options: DebertaMatrixOptions): IndexTensor {
     const opts = args.options(fn, options, MATRIX_OPTIONS);
     const p = bucketParams(fn, opts);
     const qLen = args.integer(fn, 'qLen', args.required(fn, opts, 'qLen'));
@@ -87,7 +90,7 @@ export function debertaApi(heap: Heap): DebertaApi {
     const scope = new HeapScope(heap);
     try {
       const out = scope.alloc(bytes(qLen, kLen), 'the matrix');
-      heap.check(raw.debertaMatrix(kind, out, qLen, kLen, p.bucketSize, p.maxPosition), fn);
+      heap.check(call.debertaMatrix({ kind: DEBERTA_MATRICES.indexOf(kind), out, qLen, kLen, ...p }), fn);
       return { data: int32Copy(heap, out, qLen * kLen), dims: [qLen, kLen] };
     } finally {
       scope.release();
@@ -96,9 +99,9 @@ export function debertaApi(heap: Heap): DebertaApi {
 
   return {
     bucket,
-    relativePositions: (options) => matrix('deberta.relativePositions', 0, options),
-    c2pIndices: (options) => matrix('deberta.c2pIndices', 1, options),
-    p2cIndices: (options) => matrix('deberta.p2cIndices', 2, options),
+    relativePositions: (options) => matrix('deberta.relativePositions', 'relativePositions', options),
+    c2pIndices: (options) => matrix('deberta.c2pIndices', 'c2p', options),
+    p2cIndices: (options) => matrix('deberta.p2cIndices', 'p2c', options),
     attentionSpan,
   };
 }

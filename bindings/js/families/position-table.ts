@@ -9,17 +9,24 @@ import { HeapObject } from '../runtime/disposable.js';
 import type { Heap } from '../runtime/heap.js';
 import { batchSeqDim, positionCount, positionsOf } from '../runtime/positions.js';
 import { HeapScope } from '../runtime/scope.js';
-import type { Ptr, RawModule } from '../runtime/raw-module.js';
+import type { Ptr } from '../runtime/raw-module.js';
+import type { TableAddArgs, TableLookupArgs } from '../generated/boundary.js';
 
 /** @internal How a table's storage is read: full rows (tableLookup/tableAdd) or anchored rows. */
 export type TableStorage = 'rows' | 'anchored';
 
-function storageOps(raw: RawModule, storage: TableStorage) {
-  return storage === 'rows'
-    ? { lookup: raw.tableLookup, add: raw.tableAdd }
-    : { lookup: raw.anchoredTableLookup, add: raw.anchoredTableAdd };
+/** The bound lookup and add of a storage (tableLookup/tableAdd or their anchored twins, same arguments). */
+interface StorageOps {
+  lookup: (a: TableLookupArgs) => number;
+  add: (a: TableAddArgs) => number;
 }
-type StorageOps = ReturnType<typeof storageOps>;
+
+function storageOps(heap: Heap, storage: TableStorage): StorageOps {
+  const call = heap.call;
+  return storage === 'rows'
+    ? { lookup: (a) => call.tableLookup(a), add: (a) => call.tableAdd(a) }
+    : { lookup: (a) => call.anchoredTableLookup(a), add: (a) => call.anchoredTableAdd(a) };
+}
 
 /** Options that select positions: a contiguous range starting at `offset`, or explicit ids. */
 export interface TablePositionOptions {
@@ -61,9 +68,9 @@ export class PositionTable extends HeapObject {
     this.rows = rows;
     this.dim = dim;
     this.#name = name;
-    this.#bytes = (storage === 'rows' ? rows * dim : heap.raw.anchoredTableFloats(rows, dim)) * 4;
+    this.#bytes = (storage === 'rows' ? rows * dim : heap.call.anchoredTableFloats({ rows, dim })) * 4;
     this.#storage = storage;
-    this.#ops = storageOps(heap.raw, storage);
+    this.#ops = storageOps(heap, storage);
   }
 
   /**
@@ -102,7 +109,7 @@ export class PositionTable extends HeapObject {
 /** Gathers table rows already in wasm memory. */
 export function lookupRows(
   heap: Heap, fn: string, opts: Record<string, unknown>, table: Ptr, rows: number, dim: number,
-  lookup: RawModule['tableLookup'] = heap.raw.tableLookup,
+  lookup: StorageOps['lookup'] = (a) => heap.call.tableLookup(a),
 ): Tensor {
   const scope = new HeapScope(heap);
   try {
@@ -121,7 +128,7 @@ export function lookupRows(
     }
     const out = scope.alloc(count * dim * 4, `${fn} output`);
     const idsPtr = scope.f64In(ids, 'positionIds');
-    heap.check(lookup(table, rows, dim, out, count, offset, idsPtr), fn);
+    heap.check(lookup({ table, rows, dim, out, count, offset, ids: idsPtr }), fn);
     return { data: heap.f32(out, count * dim).slice(), dims: [count, dim] };
   } finally {
     scope.release();
@@ -131,7 +138,7 @@ export function lookupRows(
 /** Adds table rows (already in wasm memory) to x in place. */
 export function addRows(
   heap: Heap, fn: string, x: TensorInput, opts: Record<string, unknown>, table: Ptr, rows: number, dim: number,
-  add: RawModule['tableAdd'] = heap.raw.tableAdd,
+  add: StorageOps['add'] = (a) => heap.call.tableAdd(a),
 ): Float32Array {
   const t = args.tensor(fn, 'x', x, opts.dims);
   const [batch, seq, width] = batchSeqDim(fn, t.dims);
@@ -143,7 +150,7 @@ export function addRows(
     const pos = positionsOf(fn, opts, batch, seq);
     const xPtr = scope.tensorIn(t, 'x');
     const idsPtr = scope.f64In(pos.ids, 'positionIds');
-    heap.check(add(table, rows, dim, xPtr, batch, seq, pos.offset, idsPtr, pos.perBatch), fn);
+    heap.check(add({ table, rows, dim, x: xPtr, batch, seq, offset: pos.offset, ids: idsPtr, perBatch: pos.perBatch }), fn);
     scope.tensorOut(t, xPtr);
     return t.data;
   } finally {

@@ -100,7 +100,7 @@ function qkv(fn: string, opts: Record<string, unknown>, q: unknown, k: unknown, 
 }
 
 export function shawApi(heap: Heap): ShawApi {
-  const raw = heap.raw;
+  const call = heap.call;
 
   function relativeIndices(options: ShawIndexOptions): IndexTensor {
     const fn = 'shaw.relativeIndices';
@@ -110,7 +110,7 @@ export function shawApi(heap: Heap): ShawApi {
     const scope = new HeapScope(heap);
     try {
       const out = scope.alloc(bytes(l.qLen, l.kLen), 'the indices');
-      heap.check(raw.shawRelativeIndices(out, l.qLen, l.kLen, k, l.queryOffset), fn);
+      heap.check(call.shawRelativeIndices({ out, ...l, maxRelativePosition: k }), fn);
       return { data: int32Copy(heap, out, l.qLen * l.kLen), dims: [l.qLen, l.kLen] };
     } finally {
       scope.release();
@@ -129,7 +129,7 @@ export function shawApi(heap: Heap): ShawApi {
     try {
       const tablePtr = scope.tensorIn(t, 'table');
       const out = scope.alloc(bytes(l.qLen, l.kLen, width), 'the gathered table');
-      heap.check(raw.shawGather(tablePtr, rows, width, out, l.qLen, l.kLen, k, l.queryOffset), fn);
+      heap.check(call.shawGather({ table: tablePtr, rows, width, out, ...l, maxRelativePosition: k }), fn);
       return { data: heap.f32(out, l.qLen * l.kLen * width).slice(), dims: [l.qLen, l.kLen, width] };
     } finally {
       scope.release();
@@ -153,8 +153,10 @@ export function shawApi(heap: Heap): ShawApi {
       const keysPtr = scope.tensorIn(keys, 'relativeKeys');
       const out = scope.alloc(bytes(qt.heads, qt.len, kt.len), 'the logits');
       heap.check(
-        raw.shawLogits(qPtr, kPtr, qt.heads, kt.heads, qt.len, kt.len, qt.width, keysPtr, keys.rows, maxRel, offset,
-          s.hasScale, s.scale, causal, out),
+        call.shawLogits({
+          q: qPtr, k: kPtr, heads: qt.heads, kvHeads: kt.heads, qLen: qt.len, kLen: kt.len, headDim: qt.width,
+          relativeKeys: keysPtr, rows: keys.rows, maxRelativePosition: maxRel, queryOffset: offset, ...s, causal, out,
+        }),
         fn,
       );
       return { data: heap.f32(out, qt.heads * qt.len * kt.len).slice(), dims: headDims(qt, qt.len, kt.len) };
@@ -187,8 +189,11 @@ export function shawApi(heap: Heap): ShawApi {
       const valuesPtr = values ? scope.tensorIn(values, 'relativeValues') : 0;
       const out = scope.alloc(bytes(qt.heads, qt.len, valueDim), 'the output');
       heap.check(
-        raw.shawAttention(qPtr, kPtr, vPtr, qt.heads, kt.heads, qt.len, kt.len, qt.width, valueDim, keysPtr, valuesPtr,
-          keys.rows, maxRel, offset, s.hasScale, s.scale, causal, out),
+        call.shawAttention({
+          q: qPtr, k: kPtr, v: vPtr, heads: qt.heads, kvHeads: kt.heads, qLen: qt.len, kLen: kt.len, headDim: qt.width,
+          valueDim, relativeKeys: keysPtr, relativeValues: valuesPtr, rows: keys.rows, maxRelativePosition: maxRel,
+          queryOffset: offset, ...s, causal, out,
+        }),
         fn,
       );
       return { data: heap.f32(out, qt.heads * qt.len * valueDim).slice(), dims: headDims(qt, qt.len, valueDim) };

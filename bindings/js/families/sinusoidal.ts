@@ -7,15 +7,14 @@ import type { WasmTensor } from '../runtime/wasm-tensor.js';
 import { Heap } from '../runtime/heap.js';
 import { HeapScope } from '../runtime/scope.js';
 import { batchSeqDim, positionCount, positionsOf } from '../runtime/positions.js';
+import { SINUSOID_LAYOUTS, SINUSOID_PRECISIONS } from '../generated/boundary.js';
 import { PositionTable } from './position-table.js';
 
 /**
  * Column order of a row. `'interleaved'` is the paper's `[sin, cos, sin, cos, ...]`; `'half'` puts
  * all sines first, then all cosines (Transformer-XL, GPT-J). Both hold the same columns.
  */
-export type SinusoidLayout = 'interleaved' | 'half';
-
-const LAYOUTS: readonly SinusoidLayout[] = ['interleaved', 'half'];
+export type SinusoidLayout = (typeof SINUSOID_LAYOUTS)[number];
 
 /**
  * How values are computed from the angles, which are always formed in double precision.
@@ -26,9 +25,7 @@ const LAYOUTS: readonly SinusoidLayout[] = ['interleaved', 'half'];
  * consecutive positions (`length`/`offset`, `addTo` without `positionIds`); explicit
  * `positionIds` are always exact.
  */
-export type SinusoidPrecision = 'exact' | 'fast';
-
-const PRECISIONS: readonly SinusoidPrecision[] = ['exact', 'fast'];
+export type SinusoidPrecision = (typeof SINUSOID_PRECISIONS)[number];
 
 /** The parameters that define a sinusoidal table. */
 export interface SinusoidalParams {
@@ -100,13 +97,13 @@ function params(fn: string, opts: Record<string, unknown>, dim?: number) {
   return {
     dim: dim ?? args.integer(fn, 'dim', args.required(fn, opts, 'dim')),
     base: opts.base === undefined ? 10000 : args.finite(fn, 'base', opts.base, true),
-    layout: opts.layout === undefined ? 0 : args.choice(fn, 'layout', opts.layout, LAYOUTS),
-    precision: opts.precision === undefined ? 0 : args.choice(fn, 'precision', opts.precision, PRECISIONS),
+    layout: opts.layout === undefined ? 0 : args.choice(fn, 'layout', opts.layout, SINUSOID_LAYOUTS),
+    precision: opts.precision === undefined ? 0 : args.choice(fn, 'precision', opts.precision, SINUSOID_PRECISIONS),
   };
 }
 
 export function sinusoidalApi(heap: Heap): SinusoidalApi {
-  const raw = heap.raw;
+  const call = heap.call;
 
   function table(options: SinusoidalTableOptions): Tensor {
     const fn = 'sinusoidal.table';
@@ -128,7 +125,7 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
     try {
       const out = scope.output(fn, opts.out, [count, p.dim], 'the table');
       const idsPtr = scope.f64In(ids, 'positionIds');
-      heap.check(raw.sinusoidalTable(out.ptr, count, p.dim, p.base, p.layout, p.precision, offset, idsPtr), fn);
+      heap.check(call.sinusoidalTable({ out: out.ptr, count, ...p, offset, ids: idsPtr }), fn);
       return out.finish();
     } finally {
       scope.release();
@@ -146,7 +143,7 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
     try {
       const xPtr = scope.tensorIn(t, 'x');
       const idsPtr = scope.f64In(pos.ids, 'positionIds');
-      heap.check(raw.sinusoidalAdd(xPtr, batch, seq, dim, p.base, p.layout, p.precision, pos.offset, idsPtr, pos.perBatch), fn);
+      heap.check(call.sinusoidalAdd({ x: xPtr, batch, seq, ...p, offset: pos.offset, ids: idsPtr, perBatch: pos.perBatch }), fn);
       scope.tensorOut(t, xPtr);
       return t.data;
     } finally {
@@ -161,7 +158,7 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
     const scope = new HeapScope(heap);
     try {
       const out = scope.alloc(n * 8, 'frequencies');
-      raw.sinusoidalFrequencies(out, p.dim, p.base);
+      call.sinusoidalFrequencies({ out, dim: p.dim, base: p.base });
       return heap.f64(out, n).slice();
     } finally {
       scope.release();
@@ -175,13 +172,13 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
     const rows = args.integer(fn, 'maxLength', args.required(fn, opts, 'maxLength'));
     // A fast table is kept as its anchor and offset rows when that is smaller (from ~70 rows on):
     // the same values, a fraction of the memory, and addTo reads far less (posenc/sinusoidal.hpp).
-    const anchoredFloats = PRECISIONS[p.precision] === 'fast' ? raw.anchoredTableFloats(rows, p.dim) : -1;
+    const anchoredFloats = SINUSOID_PRECISIONS[p.precision] === 'fast' ? call.anchoredTableFloats({ rows, dim: p.dim }) : -1;
     const anchored = anchoredFloats > 0 && anchoredFloats < rows * p.dim;
     const ptr = heap.alloc((anchored ? anchoredFloats : rows * p.dim) * 4, 'the sinusoidal table');
     try {
       heap.check(anchored
-        ? raw.anchoredTableBuild(ptr, rows, p.dim, p.base, p.layout)
-        : raw.sinusoidalTable(ptr, rows, p.dim, p.base, p.layout, p.precision, 0, 0), fn);
+        ? call.anchoredTableBuild({ storage: ptr, rows, dim: p.dim, base: p.base, layout: p.layout })
+        : call.sinusoidalTable({ out: ptr, count: rows, ...p, offset: 0, ids: 0 }), fn);
     } catch (error) {
       heap.free(ptr);
       throw error;

@@ -68,7 +68,7 @@ function bucketParams(fn: string, opts: Record<string, unknown>) {
 }
 
 export function t5Api(heap: Heap): T5Api {
-  const raw = heap.raw;
+  const call = heap.call;
 
   function bucket(rel: number, options?: T5BucketOptions): number {
     const fn = 't5.bucket';
@@ -78,7 +78,7 @@ export function t5Api(heap: Heap): T5Api {
     const scope = new HeapScope(heap);
     try {
       const out = scope.alloc(4, 'the bucket');
-      heap.check(raw.t5Bucket(value, p.numBuckets, p.maxDistance, p.bidirectional, out), fn);
+      heap.check(call.t5Bucket({ relativePosition: value, ...p, out }), fn);
       return int32Copy(heap, out, 1)[0]!;
     } finally {
       scope.release();
@@ -93,7 +93,7 @@ export function t5Api(heap: Heap): T5Api {
     const scope = new HeapScope(heap);
     try {
       const out = scope.alloc(bytes(l.qLen, l.kLen), 'the buckets');
-      heap.check(raw.t5BucketMatrix(out, l.qLen, l.kLen, l.queryOffset, p.numBuckets, p.maxDistance, p.bidirectional), fn);
+      heap.check(call.t5BucketMatrix({ out, ...l, ...p }), fn);
       return { data: int32Copy(heap, out, l.qLen * l.kLen), dims: [l.qLen, l.kLen] };
     } finally {
       scope.release();
@@ -117,8 +117,7 @@ export function t5Api(heap: Heap): T5Api {
       const tablePtr = scope.tensorIn(t.tensor, 'table');
       const out = scope.output(fn, opts.out, dims, 'the bias');
       heap.check(
-        raw.t5Bias(tablePtr, t.rows, t.heads, out.ptr, l.qLen, l.kLen, l.queryOffset, p.numBuckets, p.maxDistance,
-          p.bidirectional),
+        call.t5Bias({ table: tablePtr, rows: t.rows, heads: t.heads, out: out.ptr, ...l, ...p }),
         fn,
       );
       return out.finish();

@@ -76,7 +76,7 @@ function perHead(fn: string, name: string, value: unknown, heads: number, d: num
 }
 
 export function transformerXLApi(heap: Heap): TransformerXLApi {
-  const raw = heap.raw;
+  const call = heap.call;
 
   function relativeSinusoid(options: TxlSinusoidOptions): Tensor {
     const fn = 'transformerXL.relativeSinusoid';
@@ -91,7 +91,7 @@ export function transformerXLApi(heap: Heap): TransformerXLApi {
     const scope = new HeapScope(heap);
     try {
       const out = scope.alloc(bytes(kLen, dModel), 'R');
-      heap.check(raw.txlRelativeSinusoid(out, kLen, dModel, clampLen, base), fn);
+      heap.check(call.txlRelativeSinusoid({ out, kLen, dModel, clampLen, base }), fn);
       return { data: heap.f32(out, kLen * dModel).slice(), dims: [kLen, dModel] };
     } finally {
       scope.release();
@@ -107,7 +107,7 @@ export function transformerXLApi(heap: Heap): TransformerXLApi {
     try {
       const bdPtr = scope.tensorIn(t, 'bd');
       const out = scope.alloc(t.size * 4, 'the shifted matrix');
-      heap.check(raw.txlRelShift(bdPtr, t.heads, t.len, t.width, maskFuture, out), fn);
+      heap.check(call.txlRelShift({ bd: bdPtr, heads: t.heads, qLen: t.len, kLen: t.width, maskFuture, out }), fn);
       return { data: heap.f32(out, t.size).slice(), dims: t.dims.slice() };
     } finally {
       scope.release();
@@ -131,9 +131,9 @@ export function transformerXLApi(heap: Heap): TransformerXLApi {
     const maskFuture = flag(fn, opts, 'maskFuture', false);
     const scope = new HeapScope(heap);
     try {
-      const ptrs = [scope.tensorIn(qt, 'q'), scope.tensorIn(kt, 'k'), scope.tensorIn(rt, 'r'), scope.tensorIn(ut, 'u'), scope.tensorIn(vt, 'v')] as const;
+      const ptrs = { q: scope.tensorIn(qt, 'q'), k: scope.tensorIn(kt, 'k'), r: scope.tensorIn(rt, 'r'), u: scope.tensorIn(ut, 'u'), v: scope.tensorIn(vt, 'v') };
       const out = scope.alloc(bytes(qt.heads, qt.len, kt.len), 'the score');
-      heap.check(raw.txlScore(...ptrs, qt.heads, qt.len, kt.len, qt.width, maskFuture, out), fn);
+      heap.check(call.txlScore({ ...ptrs, heads: qt.heads, qLen: qt.len, kLen: kt.len, headDim: qt.width, maskFuture, out }), fn);
       return { data: heap.f32(out, qt.heads * qt.len * kt.len).slice(), dims: headDims(qt, qt.len, kt.len) };
     } finally {
       scope.release();

@@ -62,7 +62,7 @@ export function interpolateTable(heap: Heap, table: TensorInput, options: Learne
   try {
     const tablePtr = scope.tensorIn(t, 'table');
     const out = scope.alloc(outRows * dim * 4, 'the interpolated table');
-    heap.check(heap.raw.vitInterpolate(tablePtr, rows, dim, gridH, gridW, newH, newW, prefix, out), fn);
+    heap.check(heap.call.vitInterpolate({ table: tablePtr, rows, dim, gridH, gridW, newH, newW, numPrefixTokens: prefix, out }), fn);
     return { data: heap.f32(out, outRows * dim).slice(), dims: [outRows, dim] };
   } finally {
     scope.release();

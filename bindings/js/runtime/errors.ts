@@ -1,4 +1,5 @@
 // PosEncError: the one error type posenc throws, with a stable machine-readable code.
+import { STATUS_ERROR_CODES } from '../generated/boundary.js';
 
 /**
  * Stable error codes. Match on `error.code`, never on the message text.
@@ -46,17 +47,12 @@ export class PosEncError extends Error {
   }
 }
 
-/** C++ StatusCode values (src/include/posenc/status.hpp), index = numeric code. */
-const STATUS_CODES: readonly PosEncErrorCode[] = [
-  'INTERNAL', // 0 is ok and never mapped
-  'INVALID_ARGUMENT',
-  'SHAPE_MISMATCH',
-  'OUT_OF_RANGE',
-  'SIZE_OVERFLOW',
-  'OUT_OF_MEMORY',
-  'INVALID_CONFIG',
-  'INTERNAL',
-];
+/**
+ * The PosEncError code of each C++ StatusCode value (index = value; null for ok), generated from
+ * bindings/boundary/enums.mjs, which the C++ build checks against posenc::StatusCode. Typed here so
+ * that a status code whose name is not a PosEncErrorCode fails to compile.
+ */
+const STATUS_CODES: readonly (PosEncErrorCode | null)[] = STATUS_ERROR_CODES;
 
 /** The PosEncError for a non-zero C++ status code and its message. */
 export function statusError(status: number, message: string): PosEncError {

@@ -1,7 +1,9 @@
 // The heap of one module instance: aligned allocation with clear errors, fresh views, status checks.
 // Views are re-derived from the module after every allocation and call: when WebAssembly memory
 // grows, every older view is detached (docs/building.md 6).
+import { ARG_BLOCK_BYTES } from '../generated/boundary.js';
 import { PosEncError, statusError } from './errors.js';
+import { BoundCalls } from './raw-module.js';
 import type { Ptr, RawModule } from './raw-module.js';
 
 /** The largest block one allocation may request (wasm32 memory is capped at 2 GiB here). */
@@ -11,7 +13,15 @@ export const MAX_ALLOCATION_BYTES = 2 ** 31 - 1;
 const ALIGNMENT = 64;
 
 export class Heap {
-  constructor(readonly raw: RawModule) {}
+  /**
+   * The bound functions, called with named arguments (bindings/boundary/functions.mjs). Their
+   * arguments go through one block this instance keeps for as long as it lives (calls never nest).
+   */
+  readonly call: BoundCalls;
+
+  constructor(readonly raw: RawModule) {
+    this.call = new BoundCalls(raw, this.alloc(ARG_BLOCK_BYTES, 'the argument block'));
+  }
 
   /**
    * Allocates `bytes`, 64-byte aligned, naming `what` if it cannot. malloc only aligns to 8 bytes,
@@ -53,6 +63,6 @@ export class Heap {
 
   /** Throws the PosEncError for a non-zero status returned by a bound function. */
   check(status: number, context: string): void {
-    if (status !== 0) throw statusError(status, `${context}: ${this.raw.lastErrorMessage()}`);
+    if (status !== 0) throw statusError(status, `${context}: ${this.call.lastErrorMessage()}`);
   }
 }

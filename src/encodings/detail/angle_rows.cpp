@@ -87,4 +87,17 @@ void angle_rows_list(const double* freq, std::size_t pairs, const double* positi
   }
 }
 
+void angle_rows_mapped(const double* freq, std::size_t pairs, const std::size_t* axis_of_pair,
+                       const double* const* axis_positions, std::size_t count, const AngleSink& sink) {
+  double angle[kBlockPairs], c[kBlockPairs], s[kBlockPairs];
+  for (std::size_t i0 = 0; i0 < pairs; i0 += kBlockPairs) {
+    const std::size_t n = std::min(kBlockPairs, pairs - i0);
+    for (std::size_t t = 0; t < count; ++t) {
+      for (std::size_t j = 0; j < n; ++j) angle[j] = axis_positions[axis_of_pair[i0 + j]][t] * freq[i0 + j];
+      kernels::sincos(angle, n, s, c);
+      emit_row(sink, t, i0, n, s, c);
+    }
+  }
+}
+
 }  // namespace posenc::detail

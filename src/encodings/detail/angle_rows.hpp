@@ -71,4 +71,9 @@ constexpr std::size_t kOffsetMemoMaxPairs = 4096;
 void angle_rows_list(const double* freq, std::size_t pairs, const double* positions, std::size_t count,
                      const AngleSink& sink);
 
+/// Rows t < count where pair i is at position axis_positions[axis_of_pair[i]][t] (positions along
+/// several axes, e.g. M-RoPE's temporal/height/width ids), each evaluated directly.
+void angle_rows_mapped(const double* freq, std::size_t pairs, const std::size_t* axis_of_pair,
+                       const double* const* axis_positions, std::size_t count, const AngleSink& sink);
+
 }  // namespace posenc::detail

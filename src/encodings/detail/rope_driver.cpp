@@ -1,4 +1,4 @@
-// RoPE driver: shape checks and the loops over batch, heads and tokens around the row kernels.
+// RoPE driver: shape checks and the rotation of a chunk of tokens, every head, by the row kernels.
 #include "encodings/detail/rope_driver.hpp"
 
 #include "encodings/detail/checks.hpp"
@@ -39,11 +39,13 @@ bool grouped_order(const RopeTensors& t, std::size_t pairs) {
   return floats <= kGroupedMaxBytes / sizeof(float);
 }
 
-void rotate_tensor(float* data, std::size_t heads, const RopeTensors& t, Pairing pairing, std::size_t pairs,
-                   std::size_t b, std::size_t s0, std::size_t count, const float* const* cos_rows,
-                   const float* const* sin_rows) {
+void rotate_tensor(float* data, std::size_t heads, const RopeTensors& t, const RopeLanes& lanes, std::size_t b,
+                   std::size_t s0, std::size_t count, const float* const* cos_rows, const float* const* sin_rows) {
   const std::size_t d = t.head_dim;
+  const Pairing pairing = lanes.pairing;
+  const std::size_t pairs = lanes.pairs;
   const bool grouped = grouped_order(t, pairs);
+  data += lanes.first_lane;  // every row pointer below is a head's first rotated lane
   if (t.layout == HeadLayout::bshd) {  // token-major: the heads of one token are adjacent rows
     rotate_rows(data + ((b * t.seq + s0) * heads) * d, count, heads * d, heads, d, pairing, pairs, cos_rows, sin_rows,
                 grouped);
@@ -59,7 +61,7 @@ void rotate_tensor(float* data, std::size_t heads, const RopeTensors& t, Pairing
 
 }  // namespace
 
-Status check_rope_tensors(const RopeTensors& t, Pairing pairing, int rotary_dim) {
+Status check_rope_tensors(const RopeTensors& t, Pairing pairing, int rotary_dim, std::size_t first_lane) {
   if (pairing != Pairing::half && pairing != Pairing::interleaved) {
     return invalid("pairing must be 'half' or 'interleaved'");
   }
@@ -67,54 +69,25 @@ Status check_rope_tensors(const RopeTensors& t, Pairing pairing, int rotary_dim)
   POSENC_RETURN_IF_ERROR(check_size("batch", t.batch));
   POSENC_RETURN_IF_ERROR(check_size("seq", t.seq));
   POSENC_RETURN_IF_ERROR(check_size("headDim", t.head_dim));
-  if (rotary_dim < 2 || rotary_dim % 2 != 0 || static_cast<std::size_t>(rotary_dim) > t.head_dim) {
-    return error(rotary_dim > 0 && static_cast<std::size_t>(rotary_dim) > t.head_dim ? StatusCode::out_of_range
-                                                                                     : StatusCode::invalid_argument,
-                 "rotaryDim must be an even integer from 2 to headDim (" + std::to_string(t.head_dim) + "), got " +
-                     std::to_string(rotary_dim));
+  const std::size_t lanes = first_lane > t.head_dim ? 0 : t.head_dim - first_lane;  // lanes from first_lane on
+  if (rotary_dim < 2 || rotary_dim % 2 != 0 || static_cast<std::size_t>(rotary_dim) > lanes) {
+    const bool too_wide = rotary_dim > 0 && static_cast<std::size_t>(rotary_dim) > lanes;
+    return error(too_wide ? StatusCode::out_of_range : StatusCode::invalid_argument,
+                 "rotaryDim must be an even integer from 2 to headDim" +
+                     (first_lane == 0 ? std::string() : " - " + std::to_string(first_lane) + " (the first rotated lane)") +
+                     " (" + std::to_string(lanes) + "), got " + std::to_string(rotary_dim));
   }
   POSENC_RETURN_IF_ERROR(check_heads("q", "q heads", t.q, t.q_heads, t));
   if (t.k != nullptr) POSENC_RETURN_IF_ERROR(check_heads("k", "k heads", t.k, t.k_heads, t));
   return {};
 }
 
-void rotate_tokens(const RopeTensors& t, Pairing pairing, std::size_t pairs, std::size_t b, std::size_t s0,
-                   std::size_t count, const float* const* cos_rows, const float* const* sin_rows) {
-  rotate_tensor(t.q, t.q_heads, t, pairing, pairs, b, s0, count, cos_rows, sin_rows);
-  if (t.k != nullptr) rotate_tensor(t.k, t.k_heads, t, pairing, pairs, b, s0, count, cos_rows, sin_rows);
-}
-
-void rotate_tokens(const RopeTensors& t, Pairing pairing, std::size_t pairs, std::size_t b, std::size_t s0,
-                   std::size_t count, const float* const* q_cos_rows, const float* const* q_sin_rows,
-                   const float* const* k_cos_rows, const float* const* k_sin_rows) {
-  rotate_tensor(t.q, t.q_heads, t, pairing, pairs, b, s0, count, q_cos_rows, q_sin_rows);
-  if (t.k != nullptr) rotate_tensor(t.k, t.k_heads, t, pairing, pairs, b, s0, count, k_cos_rows, k_sin_rows);
-}
-
-Status ChunkRows::allocate(std::size_t pairs, Pairing pairing, bool compact) {
-  const std::size_t n = kRopeChunkTokens * pairs;
-  if (compact) {
-    POSENC_RETURN_IF_ERROR(detail::allocate(cos, n));
-    POSENC_RETURN_IF_ERROR(detail::allocate(sin, n));
-  }
-  if (pairing == Pairing::interleaved) {
-    POSENC_RETURN_IF_ERROR(detail::allocate(cos2, 2 * n));
-    POSENC_RETURN_IF_ERROR(detail::allocate(sin2, 2 * n));
-  }
-  return {};
-}
-
-void ChunkRows::point(std::size_t j, const float* c, const float* s, std::size_t pairs, Pairing pairing) {
-  if (pairing == Pairing::half) {
-    cos_ptr[j] = c;
-    sin_ptr[j] = s;
-    return;
-  }
-  float* c2 = cos2.data() + j * 2 * pairs;
-  float* s2 = sin2.data() + j * 2 * pairs;
-  expand_interleaved(c, s, pairs, c2, s2);
-  cos_ptr[j] = c2;
-  sin_ptr[j] = s2;
+void rotate_tokens(const RopeTensors& t, const RopeLanes& lanes, std::size_t b, std::size_t s0, std::size_t count,
+                   const ChunkRowPointers& rows) {
+  rotate_tensor(t.q, t.q_heads, t, lanes, b, s0, count, rows.q_cos, rows.q_sin);
+  if (t.k == nullptr || !rows.rotate_k) return;
+  const bool own = rows.k_cos != nullptr;
+  rotate_tensor(t.k, t.k_heads, t, lanes, b, s0, count, own ? rows.k_cos : rows.q_cos, own ? rows.k_sin : rows.q_sin);
 }
 
 void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2) {

@@ -1,10 +1,13 @@
-// The RoPE driver: validates q/k shapes once, then hands rows of tokens to the rotation kernels.
+// The RoPE driver: the one loop every RoPE form runs. It walks the tokens of q and k in chunks, asks
+// the form's row source for the chunk's cos/sin rows and hands them to the rotation kernels for
+// every head. A form is only its row source (rope_rows.hpp: rows from frequencies and positions,
+// with a per-pair position axis; rope.cpp: rows of a cached table; rope_forms.cpp: xPos's distinct
+// q and k rows) and its lanes (which pairs rotate, from which lane on).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
-#include <vector>
 
-#include "encodings/detail/scratch.hpp"
 #include "posenc/rope.hpp"
 
 namespace posenc::detail {
@@ -18,33 +21,53 @@ constexpr std::size_t kRopeChunkTokens = 64;
 constexpr std::size_t kGroupedMaxPairs = 64;
 constexpr std::size_t kGroupedMaxBytes = std::size_t{1} << 20;
 
-/// Checks the pairing, rotaryDim (even, 2..headDim) and the shapes of q and k.
-Status check_rope_tensors(const RopeTensors& t, Pairing pairing, int rotary_dim);
-
-/// Rotates tokens s0..s0+count-1 of batch row b, every head of q and of k. Row j of cos_rows/sin_rows
-/// serves token s0 + j: `pairs` values for half pairing, 2*pairs expanded values for interleaved
-/// (see expand_interleaved).
-void rotate_tokens(const RopeTensors& t, Pairing pairing, std::size_t pairs, std::size_t b, std::size_t s0,
-                   std::size_t count, const float* const* cos_rows, const float* const* sin_rows);
-
-/// Same, with separate rows for q and for k (xPos scales them differently).
-void rotate_tokens(const RopeTensors& t, Pairing pairing, std::size_t pairs, std::size_t b, std::size_t s0,
-                   std::size_t count, const float* const* q_cos_rows, const float* const* q_sin_rows,
-                   const float* const* k_cos_rows, const float* const* k_sin_rows);
-
-/// Scratch rows for one chunk of tokens, plus the per-token row pointers rotate_tokens reads.
-struct ChunkRows {
-  /// Compact rows [chunk, pairs]; expanded [chunk, 2 pairs]. Scratch: reused across calls and not
-  /// zero-filled, so a one-token call (decoding) allocates and clears nothing.
-  Scratch<float> cos, sin, cos2, sin2;
-  const float* cos_ptr[kRopeChunkTokens];
-  const float* sin_ptr[kRopeChunkTokens];
-
-  /// Allocates compact rows (if `compact`) and, for interleaved pairing, the expanded rows.
-  Status allocate(std::size_t pairs, Pairing pairing, bool compact);
-  /// Points row j at compact rows (c, s), expanding them first for interleaved pairing.
-  void point(std::size_t j, const float* c, const float* s, std::size_t pairs, Pairing pairing);
+/// The lanes of a head that rotate: `pairs` pairs in `pairing` (over 2 * pairs lanes), starting at
+/// lane `first_lane` (0 for every form of today; DeepSeek's decoupled RoPE rotates a block further
+/// in). The other lanes pass through.
+struct RopeLanes {
+  Pairing pairing = Pairing::half;
+  std::size_t pairs = 0;
+  std::size_t first_lane = 0;
 };
+
+/// Checks the pairing, rotaryDim (even, 2..headDim - firstLane) and the shapes of q and k.
+Status check_rope_tensors(const RopeTensors& t, Pairing pairing, int rotary_dim, std::size_t first_lane = 0);
+
+/// The cos/sin rows of one chunk of tokens, row j serving token s0 + j: `pairs` values per row for
+/// the half pairing, 2 * pairs expanded values for the interleaved one (expand_interleaved).
+struct ChunkRowPointers {
+  const float* const* q_cos = nullptr;
+  const float* const* q_sin = nullptr;
+  /// k's own rows (xPos scales q and k differently); null: k takes q's rows.
+  const float* const* k_cos = nullptr;
+  const float* const* k_sin = nullptr;
+  /// false: k is left as it is (a form that changes q only, e.g. a per-position query scale).
+  bool rotate_k = true;
+};
+
+/// Rotates tokens s0..s0+count-1 of batch row b, every head of q and (unless told not to) of k.
+void rotate_tokens(const RopeTensors& t, const RopeLanes& lanes, std::size_t b, std::size_t s0, std::size_t count,
+                   const ChunkRowPointers& rows);
+
+/// The RoPE loop. `Rows` is a form's row source, called once per chunk of kRopeChunkTokens tokens:
+///
+///     ChunkRowPointers rows.chunk(std::size_t group, std::size_t s0, std::size_t count);
+///
+/// With `per_batch_positions` every batch row has its own positions and is its own group;
+/// otherwise the positions are shared and the rows of group 0 serve every batch row. The inputs are
+/// validated before (check_rope_tensors and the form's own checks); the loop cannot fail.
+template <class Rows>
+void drive_rope(const RopeTensors& t, const RopeLanes& lanes, bool per_batch_positions, Rows& rows) {
+  const std::size_t groups = per_batch_positions ? t.batch : 1;
+  const std::size_t rows_per_group = per_batch_positions ? 1 : t.batch;
+  for (std::size_t g = 0; g < groups; ++g) {
+    for (std::size_t s0 = 0; s0 < t.seq; s0 += kRopeChunkTokens) {
+      const std::size_t n = std::min(kRopeChunkTokens, t.seq - s0);
+      const ChunkRowPointers chunk = rows.chunk(g, s0, n);
+      for (std::size_t r = 0; r < rows_per_group; ++r) rotate_tokens(t, lanes, g + r, s0, n, chunk);
+    }
+  }
+}
 
 /// [c0 c1 ...], [s0 s1 ...] -> cos2 = [c0 c0 c1 c1 ...], sin2 = [-s0 s0 -s1 s1 ...].
 void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2);

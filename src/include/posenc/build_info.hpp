@@ -7,4 +7,8 @@ namespace posenc {
 /// WebAssembly, where Emscripten translates SSE4.1 to WebAssembly SIMD; e.g. `avx512bw` natively).
 const char* simd_arch();
 
+/// The version of posenc this library was built as: the `version` of package.json, which CMake
+/// reads (it is the project's one version source).
+const char* version();
+
 }  // namespace posenc

@@ -27,7 +27,9 @@ async function createMeasuredPosEnc() {
 async function main() {
   const { pe, memory } = await createMeasuredPosEnc();
   say(`posenc ${posencLabel(pe)} in ${navigator.userAgent}`);
-  const env = { pe, bounds: await createBounds(pe, memory) };
+  // The bound module as the Node side compiled it (harness/bounds-wasm.mjs, before opening this page).
+  const boundsWasm = new Uint8Array(await (await fetch('/build/bench/bounds.wasm')).arrayBuffer());
+  const env = { pe, bounds: await createBounds(pe, memory, boundsWasm) };
   const kernels = [];
   for (const name of (query.get('kernels') ?? '').split(',').filter(Boolean)) {
     kernels.push(...[(await import(`../kernels/${name}.mjs`)).default].flat());

@@ -4,7 +4,7 @@
 //   com.microsoft RotaryEmbedding:        inputs input, position_ids, cos_cache, sin_cache
 // Both take X as [batch, seq, hidden] (3-D, with num_heads) or [batch, heads, seq, headDim], and
 // with position_ids caches of [maxPositions, rotaryDim/2]; attribute `interleaved` picks the pairing.
-import { FLOAT, INT64, oneNodeModel } from '../onnx-writer.mjs';
+import { oneNodeModel } from '../onnx-writer.mjs';
 
 /** Loads onnxruntime-web; returns { ort, info } or { error }. */
 export async function loadOrt() {
@@ -32,17 +32,17 @@ export async function rotarySession(ort, flavour, { heads, headDim, maxPositions
   const f = ROTARY_FLAVOURS[flavour];
   const pairs = headDim / 2;
   const io = {
-    X: { name: 'X', type: FLOAT, dims: ['batch', 'seq', heads * headDim] },
-    cos: { name: 'cos', type: FLOAT, dims: [maxPositions, pairs] },
-    sin: { name: 'sin', type: FLOAT, dims: [maxPositions, pairs] },
-    pos: { name: 'pos', type: INT64, dims: ['batch', 'seq'] },
+    X: { name: 'X', type: 'FLOAT', dims: ['batch', 'seq', heads * headDim] },
+    cos: { name: 'cos', type: 'FLOAT', dims: [maxPositions, pairs] },
+    sin: { name: 'sin', type: 'FLOAT', dims: [maxPositions, pairs] },
+    pos: { name: 'pos', type: 'INT64', dims: ['batch', 'seq'] },
   };
-  const model = oneNodeModel({
+  const model = await oneNodeModel({
     opType: 'RotaryEmbedding',
     domain: f.domain,
     opset: f.opset,
     inputs: f.order.map((n) => io[n]),
-    outputs: [{ name: 'Y', type: FLOAT, dims: ['batch', 'seq', heads * headDim] }],
+    outputs: [{ name: 'Y', type: 'FLOAT', dims: ['batch', 'seq', heads * headDim] }],
     attributes: { num_heads: heads, interleaved: interleaved ? 1 : 0 },
   });
   return ort.InferenceSession.create(model, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });

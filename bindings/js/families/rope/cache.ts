@@ -75,8 +75,11 @@ export class RopeCache extends HeapObject {
     }
     const pos = positionsOf(fn, opts, qh.batch, qh.seq);
     rotateInPlace(heap, fn, qk, pos.ids, (qPtr, kPtr, idsPtr) =>
-      heap.raw.ropeApplyTable(s.cos, s.sin, s.cos2, s.sin2, s.rows, s.pairs, s.pairing, s.rotaryDim, qPtr, qh.heads,
-        kPtr, kh?.heads ?? 0, qh.batch, qh.seq, qh.headDim, qh.layout, pos.offset, idsPtr, pos.perBatch));
+      heap.call.ropeApplyTable({
+        cos: s.cos, sin: s.sin, cos2: s.cos2, sin2: s.sin2, rows: s.rows, pairs: s.pairs, pairing: s.pairing,
+        rotaryDim: s.rotaryDim, q: qPtr, qHeads: qh.heads, k: kPtr, kHeads: kh?.heads ?? 0, batch: qh.batch, seq: qh.seq,
+        headDim: qh.headDim, layout: qh.layout, offset: pos.offset, ids: idsPtr, perBatch: pos.perBatch,
+      }));
   }
 
   /**

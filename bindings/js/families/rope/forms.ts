@@ -6,9 +6,10 @@ import type { PositionIdsInput, TensorInput } from '../../runtime/args.js';
 import { PosEncError } from '../../runtime/errors.js';
 import type { Heap } from '../../runtime/heap.js';
 import { positionCount, positionsOf } from '../../runtime/positions.js';
-import { qkOf, rotateInPlace } from './shapes.js';
+import { AXIAL_FREQUENCIES } from '../../generated/boundary.js';
+import { qkOf, rotateInPlace, tensorArgs } from './shapes.js';
 import type { HeadLayout } from './shapes.js';
-import { resolveSpec, SPEC_KEYS, seqLenOf } from './spec.js';
+import { resolveSpec, SPEC_KEYS, seqLenOf, specArgs } from './spec.js';
 import type { RopeSpec } from './spec.js';
 
 /** Shapes of the q/k tensors, as in {@link RopeApplyOptions}. */
@@ -24,8 +25,7 @@ interface TensorShapeOptions {
 }
 
 /** Frequencies of 2-D RoPE, named as lucidrains' `freqs_for`. */
-export type Rope2dFrequencies = 'lang' | 'pixel';
-const AXIAL_FREQS: readonly Rope2dFrequencies[] = ['lang', 'pixel'];
+export type Rope2dFrequencies = (typeof AXIAL_FREQUENCIES)[number];
 
 /**
  * Options of {@link RopeApi.apply2d}. Lane layout of a head (lucidrains `get_axial_freqs`, rows
@@ -94,7 +94,7 @@ function axisIds(fn: string, value: unknown, axes: number, batch: number, seq: n
 }
 
 export function ropeFormsApi(heap: Heap) {
-  const raw = heap.raw;
+  const call = heap.call;
 
   function apply2d(q: TensorInput, k: TensorInput | null | undefined, options: Rope2dOptions): void {
     const fn = 'rope.apply2d';
@@ -102,7 +102,7 @@ export function ropeFormsApi(heap: Heap) {
     const t = qkOf(fn, q, k, opts);
     const { qh } = t;
     const { rotaryDim, base } = resolveSpec(fn, { headDim: opts.headDim, rotaryDim: opts.rotaryDim, base: opts.base }, qh.headDim);
-    const freqs = opts.freqs === undefined ? 0 : args.choice(fn, 'freqs', opts.freqs, AXIAL_FREQS);
+    const freqs = opts.freqs === undefined ? 0 : args.choice(fn, 'freqs', opts.freqs, AXIAL_FREQUENCIES);
     const maxFreq = opts.maxFreq === undefined ? 10 : args.finite(fn, 'maxFreq', opts.maxFreq, true);
     let rows = 0;
     let cols = 0;
@@ -121,9 +121,10 @@ export function ropeFormsApi(heap: Heap) {
     } else {
       throw new PosEncError('MISSING_OPTION', `${fn}: option 'grid' ([rows, cols]) or 'positionIds' ([2, seq] row and column ids) is required`);
     }
-    rotateInPlace(heap, fn, t, pos.ids, (qPtr, kPtr, idsPtr) => raw.ropeApplyAxial(qPtr, qh.heads, kPtr,
-      t.kh?.heads ?? 0, qh.batch, qh.seq, qh.headDim, qh.layout, rotaryDim, base, freqs, maxFreq, idsPtr, pos.perBatch,
-      rows, cols));
+    rotateInPlace(heap, fn, t, pos.ids, (qPtr, kPtr, idsPtr) => call.ropeApplyAxial({
+      ...tensorArgs(t, qPtr, kPtr), rotaryDim, base, freqs, maxFreq, ids: idsPtr, perBatch: pos.perBatch, gridRows: rows,
+      gridCols: cols,
+    }));
   }
 
   function applyXPos(q: TensorInput, k: TensorInput | null | undefined, options: RopeXPosOptions): void {
@@ -137,10 +138,10 @@ export function ropeFormsApi(heap: Heap) {
     const scaleBase = opts.scaleBase === undefined ? 512 : args.finite(fn, 'scaleBase', opts.scaleBase, true);
     const center = opts.center === undefined ? NaN : args.finite(fn, 'center', opts.center);
     const pos = positionsOf(fn, opts, qh.batch, qh.seq);
-    rotateInPlace(heap, fn, t, pos.ids, (qPtr, kPtr, idsPtr, scope) => raw.ropeApplyXPos(qPtr, qh.heads, kPtr,
-      t.kh?.heads ?? 0, qh.batch, qh.seq, qh.headDim, qh.layout, spec.pairing, spec.rotaryDim, spec.base,
-      scope.f64In(spec.scaling.block, 'the scaling parameters'), seqLen, gamma, scaleBase, center, pos.offset, idsPtr,
-      pos.perBatch));
+    rotateInPlace(heap, fn, t, pos.ids, (qPtr, kPtr, idsPtr, scope) => call.ropeApplyXPos({
+      ...tensorArgs(t, qPtr, kPtr), ...specArgs(spec, scope), seqLen, gamma, scaleBase, center, offset: pos.offset,
+      ids: idsPtr, perBatch: pos.perBatch,
+    }));
   }
 
   function applyMultimodal(q: TensorInput, k: TensorInput | null | undefined, options: RopeMultimodalOptions): void {
@@ -163,10 +164,10 @@ export function ropeFormsApi(heap: Heap) {
     } else {
       pos = { offset: opts.offset === undefined ? 0 : args.finite(fn, 'offset', opts.offset), ids: undefined, perBatch: false };
     }
-    rotateInPlace(heap, fn, t, pos.ids, (qPtr, kPtr, idsPtr, scope) => raw.ropeApplyMultimodal(qPtr, qh.heads, kPtr,
-      t.kh?.heads ?? 0, qh.batch, qh.seq, qh.headDim, qh.layout, spec.pairing, spec.rotaryDim, spec.base,
-      scope.f64In(spec.scaling.block, 'the scaling parameters'), seqLen, scope.f64In(sections, 'mropeSection'),
-      sections.length, pos.offset, idsPtr, pos.perBatch));
+    rotateInPlace(heap, fn, t, pos.ids, (qPtr, kPtr, idsPtr, scope) => call.ropeApplyMultimodal({
+      ...tensorArgs(t, qPtr, kPtr), ...specArgs(spec, scope), seqLen, sections: scope.f64In(sections, 'mropeSection'),
+      sectionCount: sections.length, offset: pos.offset, ids: idsPtr, perBatch: pos.perBatch,
+    }));
   }
 
   return { apply2d, applyXPos, applyMultimodal };

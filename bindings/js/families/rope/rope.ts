@@ -15,6 +15,7 @@ import { ropeFormsApi } from './forms.js';
 import type { Rope2dOptions, RopeMultimodalOptions, RopeXPosOptions } from './forms.js';
 import { qHeads, qkOf, rotateInPlace } from './shapes.js';
 import type { RopeTensorOptions } from './shapes.js';
+import { readRopeFrequencyBlock, ropeFrequencyBlockListStart } from '../../generated/boundary.js';
 import { frequencyBlockLength, PAIRINGS, readFrequencies, resolveSpec, SPEC_KEYS, seqLenOf } from './spec.js';
 import type { ResolvedSpec, RopeFrequencies, RopeSpec } from './spec.js';
 
@@ -118,19 +119,24 @@ export function refuseMrope(fn: string, opts: Record<string, unknown>): void {
 }
 
 export function ropeApi(heap: Heap): RopeApi {
-  const raw = heap.raw;
+  const call = heap.call;
 
   /** Writes the scaling block (if any) into the scope; returns its address or 0. */
   function scalingIn(spec: ResolvedSpec, scope: HeapScope): number {
     return scope.f64In(spec.scaling.block, 'the scaling parameters');
   }
 
-  /** Computes the frequencies of `spec` into the scope; returns their address and the attention factor. */
+  /**
+   * Computes the frequencies of `spec` into the scope: the block's address, the address of its
+   * inverse frequencies and the attention factor.
+   */
   function frequencyBlock(fn: string, spec: ResolvedSpec, seqLen: number, scope: HeapScope) {
     const pairs = Math.floor(spec.rotaryDim / 2);
     const ptr = scope.alloc(frequencyBlockLength(pairs) * 8, 'inverse frequencies');
-    heap.check(raw.ropeFrequencies(spec.rotaryDim, spec.base, scalingIn(spec, scope), seqLen, ptr), fn);
-    return { ptr, attentionFactor: heap.f64(ptr + pairs * 8, 1)[0]! };
+    const { rotaryDim, base } = spec;
+    heap.check(call.ropeFrequencies({ rotaryDim, base, scaling: scalingIn(spec, scope), seqLen, out: ptr }), fn);
+    const invFreq = ptr + ropeFrequencyBlockListStart('invFreq', pairs) * 8;
+    return { ptr, invFreq, attentionFactor: readRopeFrequencyBlock(heap.f64(ptr, frequencyBlockLength(pairs)), pairs).attentionFactor };
   }
 
   /** seqLen from `options` or (as a convenience) from the spec object, not both. */
@@ -151,9 +157,11 @@ export function ropeApi(heap: Heap): RopeApi {
     const spec = resolveSpec(fn, opts, qh.headDim);
     const seqLen = seqLenOf(fn, opts.seqLen);
     const pos = positionsOf(fn, opts, qh.batch, qh.seq);
-    rotateInPlace(heap, fn, qk, pos.ids, (qPtr, kPtr, idsPtr, scope) =>
-      raw.ropeApply(qPtr, qh.heads, kPtr, kh?.heads ?? 0, qh.batch, qh.seq, qh.headDim, qh.layout, spec.pairing,
-        spec.rotaryDim, spec.base, scalingIn(spec, scope), seqLen, pos.offset, idsPtr, pos.perBatch));
+    rotateInPlace(heap, fn, qk, pos.ids, (qPtr, kPtr, idsPtr, scope) => call.ropeApply({
+      q: qPtr, qHeads: qh.heads, k: kPtr, kHeads: kh?.heads ?? 0, batch: qh.batch, seq: qh.seq, headDim: qh.headDim,
+      layout: qh.layout, pairing: spec.pairing, rotaryDim: spec.rotaryDim, base: spec.base, scaling: scalingIn(spec, scope),
+      seqLen, offset: pos.offset, ids: idsPtr, perBatch: pos.perBatch,
+    }));
   }
 
   function frequencies(spec: RopeSpec & RopeLengthOptions, options?: RopeLengthOptions): RopeFrequencies {
@@ -183,7 +191,10 @@ export function ropeApi(heap: Heap): RopeApi {
     try {
       const idsPtr = scope.f64In(ids, 'positionIds');
       const out = scope.alloc(ids.length * Math.max(pairs, 1) * 8, 'the angles');
-      heap.check(raw.ropeAngles(resolved.rotaryDim, resolved.base, scalingIn(resolved, scope), seqLen, idsPtr, ids.length, out), fn);
+      heap.check(call.ropeAngles({
+        rotaryDim: resolved.rotaryDim, base: resolved.base, scaling: scalingIn(resolved, scope), seqLen, ids: idsPtr,
+        count: ids.length, out,
+      }), fn);
       return { data: heap.f64(out, ids.length * pairs).slice(), dims: [ids.length, pairs] };
     } finally {
       scope.release();
@@ -213,12 +224,12 @@ export function ropeApi(heap: Heap): RopeApi {
       const cos2 = expanded ? table + 2 * block : 0;
       const sin2 = expanded ? table + 4 * block : 0;
       try {
-        heap.check(raw.ropeFillTable(spec.rotaryDim, freq.ptr, freq.attentionFactor, rows, cos, sin), fn);
+        heap.check(call.ropeFillTable({ rotaryDim: spec.rotaryDim, invFreq: freq.invFreq, attentionFactor: freq.attentionFactor, rows, cos, sin }), fn);
       } catch (error) {
         heap.free(table);
         throw error;
       }
-      if (expanded) raw.ropeExpandTable(cos, sin, rows * pairs, cos2, sin2);
+      if (expanded) call.ropeExpandTable({ cos, sin, n: rows * pairs, cos2, sin2 });
       return new RopeCache(heap, { table, cos, sin, cos2, sin2, rows, pairs, rotaryDim: spec.rotaryDim, headDim, pairing: spec.pairing });
     } finally {
       scope.release();
@@ -264,8 +275,11 @@ export function ropeApi(heap: Heap): RopeApi {
       const sinPtr = scope.tensorIn(sin, 'sinCache');
       const idsPtr = scope.f64In(pos.ids, 'positionIds');
       heap.check(
-        raw.ropeApplyTable(cosPtr, sinPtr, 0, 0, rows, pairs, interleaved, rotaryDim, xPtr, h.heads, 0, 0, h.batch, h.seq,
-          h.headDim, h.layout, pos.offset, idsPtr, pos.perBatch),
+        call.ropeApplyTable({
+          cos: cosPtr, sin: sinPtr, cos2: 0, sin2: 0, rows, pairs, pairing: interleaved, rotaryDim, q: xPtr, qHeads: h.heads,
+          k: 0, kHeads: 0, batch: h.batch, seq: h.seq, headDim: h.headDim, layout: h.layout, offset: pos.offset, ids: idsPtr,
+          perBatch: pos.perBatch,
+        }),
         fn,
       );
       return { data: heap.f32(xPtr, xt.size).slice(), dims: xt.dims.slice() };

@@ -5,10 +5,10 @@ import { PosEncError } from '../../runtime/errors.js';
 import { Heap } from '../../runtime/heap.js';
 import { HeapScope } from '../../runtime/scope.js';
 import type { Ptr } from '../../runtime/raw-module.js';
+import { HEAD_LAYOUTS } from '../../generated/boundary.js';
 
 /** Memory order of a 4-D q/k tensor: `'bshd'` = [batch, seq, heads, headDim], `'bhsd'` = [batch, heads, seq, headDim]. */
-export type HeadLayout = 'bshd' | 'bhsd';
-export const HEAD_LAYOUTS: readonly HeadLayout[] = ['bshd', 'bhsd'];
+export type HeadLayout = (typeof HEAD_LAYOUTS)[number];
 
 /** The shapes and positions of q and k in a RoPE call (`rope.apply`, `RopeCache.apply`, the other forms). */
 export interface RopeTensorOptions {
@@ -119,6 +119,11 @@ export function qkOf(fn: string, q: unknown, k: unknown, opts: Record<string, un
   const kh = kt && kHeads(fn, kt, qt, qh);
   if (kt) checkDisjoint(fn, qt.data, kt.data);
   return { qt, qh, kt, kh };
+}
+
+/** The q/k fields of a RoPE binding's arguments, for q and k at the given heap addresses. */
+export function tensorArgs({ qh, kh }: QK, q: Ptr, k: Ptr) {
+  return { q, qHeads: qh.heads, k, kHeads: kh?.heads ?? 0, batch: qh.batch, seq: qh.seq, headDim: qh.headDim, layout: qh.layout };
 }
 
 /**

@@ -5,20 +5,25 @@
 import * as args from '../../runtime/args.js';
 import { PosEncError } from '../../runtime/errors.js';
 import type { Heap } from '../../runtime/heap.js';
+import type { HeapScope } from '../../runtime/scope.js';
 import type { Ptr } from '../../runtime/raw-module.js';
+import {
+  LLAMA3_BANDS, PAIRINGS, readRopeFrequencyBlock, ROPE_SCALING_BLOCK_VALUES, ropeFrequencyBlockLength, SCALING_TYPES,
+  writeRopeScalingBlock,
+} from '../../generated/boundary.js';
+import type { RopeScalingBlockLists, RopeScalingBlockValues } from '../../generated/boundary.js';
+
+export { PAIRINGS };
 
 /**
  * Which lanes form a rotated pair. `'half'` pairs lane i with lane i + rotaryDim/2 (GPT-NeoX,
  * HF Llama `rotate_half`, ggml NEOX); `'interleaved'` pairs lanes 2i and 2i+1 (GPT-J, Meta Llama,
  * RoFormer, ggml NORMAL).
  */
-export type RopePairing = 'half' | 'interleaved';
-export const PAIRINGS: readonly RopePairing[] = ['half', 'interleaved'];
+export type RopePairing = (typeof PAIRINGS)[number];
 
 /** The scaling variants, named as Hugging Face's `rope_type` (plus `'ntk'`, static NTK-aware scaling). */
-export type RopeScalingType = 'default' | 'linear' | 'ntk' | 'dynamic' | 'yarn' | 'llama3' | 'longrope';
-/** Index = the C++ RopeScalingType value. */
-export const SCALING_TYPES: readonly RopeScalingType[] = ['default', 'linear', 'ntk', 'dynamic', 'yarn', 'llama3', 'longrope'];
+export type RopeScalingType = (typeof SCALING_TYPES)[number];
 
 /** No scaling (HF `"default"`): w_i = base^(-2i/rotaryDim). */
 export interface DefaultRopeScaling {
@@ -144,7 +149,9 @@ export interface RopeSpec {
 /** The keys of a {@link RopeSpec}. */
 export const SPEC_KEYS = ['headDim', 'rotaryDim', 'base', 'pairing', 'scaling'];
 
-const SCALING_KEYS: Record<RopeScalingType, readonly string[]> = {
+/** The keys each scaling type takes: each is a value of the scaling block C++ reads (compile-time checked). */
+type ScalingKey = Exclude<keyof RopeScalingBlockValues, 'type'> | keyof RopeScalingBlockLists;
+const SCALING_KEYS: Record<RopeScalingType, readonly ScalingKey[]> = {
   default: [],
   linear: ['factor'],
   ntk: ['factor'],
@@ -155,11 +162,6 @@ const SCALING_KEYS: Record<RopeScalingType, readonly string[]> = {
   longrope: ['shortFactor', 'longFactor', 'originalMaxPositionEmbeddings', 'maxPositionEmbeddings', 'factor',
     'attentionFactor', 'llamaCppContextLength'],
 };
-
-/** Header slots of the scaling block, in the order of ScalingSlot in bindings/embind/rope_spec.hpp. */
-const SCALING_SLOTS = ['type', 'factor', 'maxPositionEmbeddings', 'originalMaxPositionEmbeddings', 'betaFast', 'betaSlow',
-  'mscale', 'mscaleAllDim', 'attentionFactor', 'ggmlAttnFactor', 'truncate', 'hfV4Factor', 'lowFreqFactor',
-  'highFreqFactor', 'llamaCppContextLength', 'shortCount', 'longCount'] as const;
 
 /** A parsed scaling: its type, the block for C++ and the LongRoPE lists (for the diagnostics). */
 export interface ParsedScaling {
@@ -199,7 +201,7 @@ export function parseScaling(fn: string, value: unknown): ParsedScaling {
   const type = SCALING_TYPES[typeIndex]!;
   const known = SCALING_KEYS[type];
   for (const key of Object.keys(s)) {
-    if (key === 'type' || known.includes(key)) continue;
+    if (key === 'type' || (known as readonly string[]).includes(key)) continue;
     const near = known.find((k) => k.toLowerCase() === key.toLowerCase());
     throw new PosEncError('UNKNOWN_OPTION', `${fn}: unknown option 'scaling.${key}' for scaling type '${type}'` +
       (near ? ` (did you mean '${near}'?)` : known.length ? `; known: ${known.join(', ')}` : '; it takes no parameters'));
@@ -229,24 +231,20 @@ export function parseScaling(fn: string, value: unknown): ParsedScaling {
 
   const shortFactor = has('shortFactor') ? factorList(fn, 'scaling.shortFactor', s.shortFactor) : new Float64Array(0);
   const longFactor = has('longFactor') ? factorList(fn, 'scaling.longFactor', s.longFactor) : new Float64Array(0);
-  const block = new Float64Array(SCALING_SLOTS.length + shortFactor.length + longFactor.length).fill(NaN);
-  SCALING_SLOTS.forEach((slot, i) => {
-    if (slot === 'type') block[i] = typeIndex;
-    else if (slot === 'shortCount') block[i] = shortFactor.length;
-    else if (slot === 'longCount') block[i] = longFactor.length;
-    else if (has(slot)) {
-      const v = s[slot];
-      if (slot === 'truncate' || slot === 'hfV4Factor') {
-        if (typeof v !== 'boolean') throw new PosEncError('INVALID_TYPE', `${fn}: scaling.${slot} must be true or false, got ${args.describe(v)}`);
-        block[i] = v ? 1 : 0;
-      } else {
-        block[i] = args.finite(fn, `scaling.${slot}`, v);
-      }
+  // The block's values are the scaling's own keys (NaN = absent), its type the C++ enum value.
+  const values = {} as RopeScalingBlockValues;
+  for (const key of ROPE_SCALING_BLOCK_VALUES) {
+    const v = s[key];
+    if (key === 'type') values.type = typeIndex;
+    else if (v === undefined) values[key] = NaN;
+    else if (key === 'truncate' || key === 'hfV4Factor') {
+      if (typeof v !== 'boolean') throw new PosEncError('INVALID_TYPE', `${fn}: scaling.${key} must be true or false, got ${args.describe(v)}`);
+      values[key] = v ? 1 : 0;
+    } else {
+      values[key] = args.finite(fn, `scaling.${key}`, v);
     }
-  });
-  block.set(shortFactor, SCALING_SLOTS.length);
-  block.set(longFactor, SCALING_SLOTS.length + shortFactor.length);
-  return { type, block, shortFactor, longFactor };
+  }
+  return { type, block: writeRopeScalingBlock(values, { shortFactor, longFactor }), shortFactor, longFactor };
 }
 
 /** rotaryDim (default headDim), checked against an explicit headDim option and the tensors' head size. */
@@ -273,14 +271,21 @@ export function resolveSpec(fn: string, opts: Record<string, unknown>, headDim: 
   return { rotaryDim, base, pairing, scaling };
 }
 
+/** The spec fields of a RoPE binding's arguments; the scaling block is copied into `scope`. */
+export function specArgs(spec: ResolvedSpec, scope: HeapScope) {
+  return {
+    pairing: spec.pairing, rotaryDim: spec.rotaryDim, base: spec.base,
+    scaling: scope.f64In(spec.scaling.block, 'the scaling parameters'),
+  };
+}
+
 /** The current length option (NaN when absent, which the C++ core reads as "not given"). */
 export function seqLenOf(fn: string, value: unknown): number {
   return value === undefined ? NaN : args.integer(fn, 'seqLen', value);
 }
 
 /** The Llama 3.1 treatment of a pair. */
-export type Llama3Band = 'unchanged' | 'blended' | 'divided';
-const BANDS: readonly Llama3Band[] = ['unchanged', 'blended', 'divided'];
+export type Llama3Band = (typeof LLAMA3_BANDS)[number];
 
 /** The frequencies of a RoPE and the quantities that define its scaling variant. */
 export interface RopeFrequencies {
@@ -304,33 +309,26 @@ export interface RopeFrequencies {
   longrope?: { list: 'short' | 'long'; factors: Float64Array };
 }
 
-/** Number of doubles the ropeFrequencies binding writes for `pairs` pairs. */
-export function frequencyBlockLength(pairs: number): number {
-  return 4 * pairs + 7;
-}
+/** Number of doubles the ropeFrequencies binding writes for `pairs` pairs (a RopeFrequencyBlock). */
+export const frequencyBlockLength = ropeFrequencyBlockLength;
 
-/** Reads what the ropeFrequencies binding wrote at `ptr` (layout documented in rope_bindings.cpp). */
+/** Reads what the ropeFrequencies binding wrote at `ptr` (a RopeFrequencyBlock, bindings/boundary/blocks.mjs). */
 export function readFrequencies(heap: Heap, ptr: Ptr, pairs: number, scaling: ParsedScaling): RopeFrequencies {
-  const all = heap.f64(ptr, frequencyBlockLength(pairs)).slice();
-  const h = all.subarray(pairs, pairs + 7);
+  const b = readRopeFrequencyBlock(heap.f64(ptr, frequencyBlockLength(pairs)), pairs); // views: copy what is kept
   const result: RopeFrequencies = {
-    invFreq: all.slice(0, pairs),
-    attentionFactor: h[0]!,
+    invFreq: b.invFreq.slice(),
+    attentionFactor: b.attentionFactor,
     scalingType: scaling.type,
-    effectiveBase: h[1]!,
-    factor: h[2]!,
+    effectiveBase: b.effectiveBase,
+    factor: b.factor,
   };
-  if (!Number.isNaN(h[3]!)) result.seqLen = h[3]!;
-  const rest = pairs + 7;
+  if (!Number.isNaN(b.seqLen)) result.seqLen = b.seqLen;
   if (scaling.type === 'yarn') {
-    result.yarn = { low: h[4]!, high: h[5]!, ramp: all.slice(rest, rest + pairs), factor: h[2]! };
+    result.yarn = { low: b.yarnLow, high: b.yarnHigh, ramp: b.yarnRamp.slice(), factor: b.factor };
   } else if (scaling.type === 'llama3') {
-    result.llama3 = {
-      band: Array.from(all.subarray(rest + pairs, rest + 2 * pairs), (b) => BANDS[b]!),
-      blend: all.slice(rest + 2 * pairs, rest + 3 * pairs),
-    };
+    result.llama3 = { band: Array.from(b.llama3Band, (band) => LLAMA3_BANDS[band]!), blend: b.llama3Blend.slice() };
   } else if (scaling.type === 'longrope') {
-    const long = h[6] === 1;
+    const long = b.longropeLong === 1;
     result.longrope = { list: long ? 'long' : 'short', factors: (long ? scaling.longFactor : scaling.shortFactor)!.slice() };
   }
   return result;

@@ -1,0 +1,159 @@
+// Every function the WebAssembly module exports to JavaScript, with named, typed arguments.
+//
+// A function with arguments is called with one address: that of its argument block, a struct the
+// JavaScript side writes field by field (bindings/js/generated/boundary.ts, generated) into a block
+// each module instance keeps for this, and the C++ side reads by name (posenc_boundary.hpp,
+// generated). Its C++ body is `Status <snake_name>_binding(const <Name>Args&)` in
+// bindings/embind/; the generated registry turns the Status into the returned code. Field types:
+// `ptr` (a heap address, 0 for none), `i32`, `f64`, `bool`, or an enum of enums.mjs (its value).
+// `returns` is `status` unless given: `f64`, `void` (no Status: the body cannot fail) or `string`.
+
+const ropeTensors = {
+  q: 'ptr', qHeads: 'i32', k: 'ptr', kHeads: 'i32', batch: 'i32', seq: 'i32', headDim: 'i32', layout: 'HeadLayout',
+};
+const ropeSpec = { pairing: 'Pairing', rotaryDim: 'i32', base: 'f64', scaling: 'ptr', seqLen: 'f64' };
+const positions = { offset: 'f64', ids: 'ptr', perBatch: 'bool' };
+const attentionShape = { heads: 'i32', kvHeads: 'i32', qLen: 'i32', kLen: 'i32', headDim: 'i32' };
+const scale = { hasScale: 'bool', scale: 'f64' };
+
+/** @type {Record<string, { doc: string, args?: Record<string, string>, returns?: string }>} */
+export const functions = {
+  // Module-wide (module_bindings.cpp)
+  lastErrorMessage: { doc: 'The message of the last call that returned a non-zero status', returns: 'string' },
+  simdArch: { doc: 'The SIMD architecture the kernels were compiled for', returns: 'string' },
+  version: { doc: 'The version this module was built as (package.json, through CMake)', returns: 'string' },
+
+  // Sinusoidal (sinusoidal_bindings.cpp)
+  sinusoidalTable: {
+    doc: 'count rows of the table at out, by offset or ids',
+    args: { out: 'ptr', count: 'i32', dim: 'i32', base: 'f64', layout: 'SinusoidLayout', precision: 'SinusoidPrecision', offset: 'f64', ids: 'ptr' },
+  },
+  sinusoidalAdd: {
+    doc: 'Adds the encoding into x [batch, seq, dim] in place',
+    args: { x: 'ptr', batch: 'i32', seq: 'i32', dim: 'i32', base: 'f64', layout: 'SinusoidLayout', precision: 'SinusoidPrecision', ...positions },
+  },
+  sinusoidalFrequencies: { doc: 'The ceil(dim/2) frequencies (float64) at out', args: { out: 'ptr', dim: 'i32', base: 'f64' }, returns: 'void' },
+  anchoredTableFloats: { doc: 'Floats an anchored table needs, or -1 if the count overflows', args: { rows: 'i32', dim: 'i32' }, returns: 'f64' },
+  anchoredTableBuild: { doc: 'Builds an anchored (cached fast) table', args: { storage: 'ptr', rows: 'i32', dim: 'i32', base: 'f64', layout: 'SinusoidLayout' } },
+  anchoredTableLookup: { doc: 'count rows of an anchored table at out', args: { table: 'ptr', rows: 'i32', dim: 'i32', out: 'ptr', count: 'i32', offset: 'f64', ids: 'ptr' } },
+  anchoredTableAdd: { doc: 'Adds an anchored table into x in place', args: { table: 'ptr', rows: 'i32', dim: 'i32', x: 'ptr', batch: 'i32', seq: 'i32', ...positions } },
+
+  // Learned tables and ViT (learned_bindings.cpp, vit_bindings.cpp)
+  tableLookup: { doc: 'count rows of a table at out', args: { table: 'ptr', rows: 'i32', dim: 'i32', out: 'ptr', count: 'i32', offset: 'f64', ids: 'ptr' } },
+  tableAdd: { doc: 'Adds a table into x in place', args: { table: 'ptr', rows: 'i32', dim: 'i32', x: 'ptr', batch: 'i32', seq: 'i32', ...positions } },
+  vitInterpolate: {
+    doc: 'The table resized to a new grid: (numPrefixTokens + newH * newW) * dim floats at out',
+    args: { table: 'ptr', rows: 'i32', dim: 'i32', gridH: 'i32', gridW: 'i32', newH: 'i32', newW: 'i32', numPrefixTokens: 'i32', out: 'ptr' },
+  },
+
+  // RoPE (rope_bindings.cpp, rope_forms_bindings.cpp); scaling is a RopeScalingBlock or 0, seqLen NaN = absent
+  ropeFrequencies: {
+    doc: 'The frequencies of a RoPE spec at out, as a RopeFrequencyBlock',
+    args: { rotaryDim: 'i32', base: 'f64', scaling: 'ptr', seqLen: 'f64', out: 'ptr' },
+  },
+  ropeApply: { doc: 'Rotates q and k in place', args: { ...ropeTensors, ...ropeSpec, ...positions } },
+  ropeAngles: {
+    doc: 'count * rotaryDim/2 angles (position * inverse frequency) at out',
+    args: { rotaryDim: 'i32', base: 'f64', scaling: 'ptr', seqLen: 'f64', ids: 'ptr', count: 'i32', out: 'ptr' },
+  },
+  ropeFillTable: {
+    doc: 'cos/sin rows for positions 0..rows-1',
+    args: { rotaryDim: 'i32', invFreq: 'ptr', attentionFactor: 'f64', rows: 'i32', cos: 'ptr', sin: 'ptr' },
+  },
+  ropeApplyTable: {
+    doc: 'Rotates q and k with rows of a cos/sin table; cos2/sin2: expanded interleaved rows, or 0',
+    args: {
+      cos: 'ptr', sin: 'ptr', cos2: 'ptr', sin2: 'ptr', rows: 'i32', pairs: 'i32', pairing: 'Pairing', rotaryDim: 'i32',
+      ...ropeTensors, ...positions,
+    },
+  },
+  ropeExpandTable: {
+    doc: 'n expanded cos/sin pairs: cos2 = [c0 c0 c1 c1 ...], sin2 = [-s0 s0 -s1 s1 ...]',
+    args: { cos: 'ptr', sin: 'ptr', n: 'i32', cos2: 'ptr', sin2: 'ptr' },
+    returns: 'void',
+  },
+  ropeApplyAxial: {
+    doc: '2-D axial RoPE; with ids = 0 the positions are the gridRows x gridCols grid in row-major order',
+    args: {
+      ...ropeTensors, rotaryDim: 'i32', base: 'f64', freqs: 'AxialFrequencies', maxFreq: 'f64', ids: 'ptr', perBatch: 'bool',
+      gridRows: 'i32', gridCols: 'i32',
+    },
+  },
+  ropeApplyMultimodal: {
+    doc: 'M-RoPE: sections holds sectionCount doubles; ids are axis-major [sections, (batch,) seq]',
+    args: { ...ropeTensors, ...ropeSpec, sections: 'ptr', sectionCount: 'i32', ...positions },
+  },
+  ropeApplyXPos: {
+    doc: 'xPos; center NaN means floor(seq / 2)',
+    args: { ...ropeTensors, ...ropeSpec, gamma: 'f64', scaleBase: 'f64', center: 'f64', ...positions },
+  },
+
+  // Relative positions (shaw, transformer_xl, t5, deberta, alibi bindings)
+  shawRelativeIndices: { doc: 'The clipped index matrix (int32)', args: { out: 'ptr', qLen: 'i32', kLen: 'i32', maxRelativePosition: 'i32', queryOffset: 'i32' } },
+  shawGather: {
+    doc: 'Rows of a relative table gathered per (query, key)',
+    args: { table: 'ptr', rows: 'i32', width: 'i32', out: 'ptr', qLen: 'i32', kLen: 'i32', maxRelativePosition: 'i32', queryOffset: 'i32' },
+  },
+  shawLogits: {
+    doc: 'Logits with relative keys',
+    args: {
+      q: 'ptr', k: 'ptr', ...attentionShape, relativeKeys: 'ptr', rows: 'i32', maxRelativePosition: 'i32', queryOffset: 'i32',
+      ...scale, causal: 'bool', out: 'ptr',
+    },
+  },
+  shawAttention: {
+    doc: 'Attention output with relative keys and values',
+    args: {
+      q: 'ptr', k: 'ptr', v: 'ptr', ...attentionShape, valueDim: 'i32', relativeKeys: 'ptr', relativeValues: 'ptr', rows: 'i32',
+      maxRelativePosition: 'i32', queryOffset: 'i32', ...scale, causal: 'bool', out: 'ptr',
+    },
+  },
+  txlRelativeSinusoid: { doc: 'The relative sinusoid R', args: { out: 'ptr', kLen: 'i32', dModel: 'i32', clampLen: 'i32', base: 'f64' } },
+  txlRelShift: { doc: 'The relative shift of bd', args: { bd: 'ptr', heads: 'i32', qLen: 'i32', kLen: 'i32', maskFuture: 'bool', out: 'ptr' } },
+  txlScore: {
+    doc: 'The four-term score',
+    args: { q: 'ptr', k: 'ptr', r: 'ptr', u: 'ptr', v: 'ptr', heads: 'i32', qLen: 'i32', kLen: 'i32', headDim: 'i32', maskFuture: 'bool', out: 'ptr' },
+  },
+  t5Bucket: { doc: 'One bucket (int32) at out', args: { relativePosition: 'f64', numBuckets: 'i32', maxDistance: 'i32', bidirectional: 'bool', out: 'ptr' } },
+  t5BucketMatrix: {
+    doc: 'The [qLen, kLen] bucket matrix (int32)',
+    args: { out: 'ptr', qLen: 'i32', kLen: 'i32', queryOffset: 'i32', numBuckets: 'i32', maxDistance: 'i32', bidirectional: 'bool' },
+  },
+  t5Bias: {
+    doc: 'The bias [heads, qLen, kLen] at out',
+    args: {
+      table: 'ptr', rows: 'i32', heads: 'i32', out: 'ptr', qLen: 'i32', kLen: 'i32', queryOffset: 'i32', numBuckets: 'i32',
+      maxDistance: 'i32', bidirectional: 'bool',
+    },
+  },
+  debertaBucket: { doc: 'One bucket (float64) at out', args: { relativePosition: 'f64', bucketSize: 'i32', maxPosition: 'i32', out: 'ptr' } },
+  debertaAttentionSpan: { doc: 'attSpan (int32) at out', args: { bucketSize: 'i32', maxPosition: 'i32', out: 'ptr' } },
+  debertaMatrix: {
+    doc: 'A [qLen, kLen] int32 matrix at out',
+    args: { kind: 'DebertaMatrix', out: 'ptr', qLen: 'i32', kLen: 'i32', bucketSize: 'i32', maxPosition: 'i32' },
+  },
+  alibiSlopes: { doc: 'numHeads slopes (float64) at out', args: { numHeads: 'i32', maxBias: 'f64', out: 'ptr' } },
+  alibiBias: {
+    doc: 'The bias [batch, heads, qLen, kLen] at out',
+    args: {
+      out: 'ptr', numHeads: 'i32', maxBias: 'f64', form: 'AlibiForm', maskFuture: 'bool', qLen: 'i32', kLen: 'i32',
+      queryOffset: 'i32', attentionMask: 'ptr', batch: 'i32',
+    },
+  },
+
+  // Attention helpers (attention_bindings.cpp); rotaryDim 0 means no RoPE
+  attentionMatrix: {
+    doc: 'Logits or softmax scores, [heads, qLen, kLen] at out',
+    args: {
+      kind: 'AttentionMatrix', q: 'ptr', k: 'ptr', ...attentionShape, ...scale, causal: 'bool', queryOffset: 'i32', bias: 'ptr',
+      biasHeads: 'i32', rotaryDim: 'i32', ropeBase: 'f64', pairing: 'Pairing', out: 'ptr',
+    },
+  },
+  attentionOutput: {
+    doc: 'The attention output, and the scores if scoresOut is not 0',
+    args: {
+      q: 'ptr', k: 'ptr', v: 'ptr', ...attentionShape, valueDim: 'i32', ...scale, causal: 'bool', queryOffset: 'i32',
+      bias: 'ptr', biasHeads: 'i32', rotaryDim: 'i32', ropeBase: 'f64', pairing: 'Pairing', out: 'ptr', scoresOut: 'ptr',
+    },
+  },
+};

@@ -1,26 +1,72 @@
 // The builds: the WebAssembly module (+ its Catch2 tests), the native Catch2 tests, and the npm
 // package in dist/. CMake and tsc are incremental, so rebuilding what is fresh costs seconds.
-import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 import { ROOT, run } from './run.mjs';
 
 const JOBS = '2';
 
-function cmakeBuild(dir, configure, targets) {
-  if (!existsSync(join(ROOT, dir, 'CMakeCache.txt'))) run(configure[0], configure.slice(1));
+/** The entries of a CMakeCache.txt (`NAME:TYPE=value`) as a Map of name to value. */
+function readCache(file) {
+  const entries = new Map();
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const m = /^([^#/][^:=]*):[A-Z]+=(.*)$/.exec(line);
+    if (m) entries.set(m[1], m[2]);
+  }
+  return entries;
+}
+
+/**
+ * Why the build folder `dir` cannot be built as it is, or '' if it can. CMake writes CMakeCache.txt
+ * early and the generator's files (the Makefile) last, so a configure that failed or was interrupted
+ * leaves a cache without a Makefile; and a cache holds absolute paths, so a folder copied or moved
+ * with its checkout still points at the original one (building it would compile the original's
+ * sources into the original's tree).
+ */
+export function staleReason(dir) {
+  const binary = join(ROOT, dir);
+  const cacheFile = join(binary, 'CMakeCache.txt');
+  if (!existsSync(cacheFile)) return 'not configured yet';
+  const cache = readCache(cacheFile);
+  const source = cache.get('CMAKE_HOME_DIRECTORY');
+  const cacheDir = cache.get('CMAKE_CACHEFILE_DIR');
+  if (!source || resolve(source) !== resolve(ROOT) || !cacheDir || resolve(cacheDir) !== resolve(binary)) {
+    return `configured for another checkout (${cacheDir ?? 'unknown folder'})`;
+  }
+  const generated = cache.get('CMAKE_GENERATOR') === 'Ninja' ? 'build.ninja' : 'Makefile';
+  if (!existsSync(join(binary, generated))) return 'its last configure failed or was interrupted';
+  return '';
+}
+
+function cmakeBuild(dir, configure, targets, { tests = false } = {}) {
+  const reason = staleReason(dir);
+  if (reason) {
+    if (reason !== 'not configured yet') console.log(`posenc: reconfiguring ${dir}: ${reason}`);
+    rmSync(join(ROOT, dir), { recursive: true, force: true }); // nothing in a stale folder can be reused safely
+    run(configure[0], configure.slice(1));
+  }
+  if (tests && readCache(join(ROOT, dir, 'CMakeCache.txt')).get('POSENC_TESTS_CONFIGURED') !== 'ON') {
+    // Configured before Catch2 was installed (by `npm start` or `npm run build`): look again.
+    run(configure[0], configure.slice(1));
+    if (readCache(join(ROOT, dir, 'CMakeCache.txt')).get('POSENC_TESTS_CONFIGURED') !== 'ON') {
+      console.error('posenc: the C++ tests need Catch2 (/usr/include/catch2/catch.hpp, Debian package catch2)');
+      process.exit(1);
+    }
+  }
   run('cmake', ['--build', dir, '-j', JOBS, ...targets.flatMap((t) => ['--target', t])]);
 }
 
 /** build/wasm: the module (posenc.mjs + posenc.wasm) and, with `tests`, the Catch2 suite for Node. */
 export function buildWasm({ tests = false } = {}) {
   cmakeBuild('build/wasm', ['emcmake', 'cmake', '-S', '.', '-B', 'build/wasm', '-DCMAKE_BUILD_TYPE=Release'],
-    tests ? ['posenc_wasm', 'posenc_tests'] : ['posenc_wasm']);
+    tests ? ['posenc_wasm', 'posenc_tests'] : ['posenc_wasm'], { tests });
 }
 
 /** build/native: the Catch2 suite (and the native benchmark) for this CPU. */
 export function buildNative(targets = ['posenc_tests']) {
-  cmakeBuild('build/native', ['cmake', '-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release'], targets);
+  cmakeBuild('build/native', ['cmake', '-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release'], targets,
+    { tests: targets.includes('posenc_tests') });
 }
 
 /** dist/: the npm package (the module, the compiled TypeScript API, its typings and the CJS entry). */

@@ -1,6 +1,8 @@
 // npm start: set up what is missing, build the package, serve the lesson page on 127.0.0.1.
-// The server stops with its parent: npm runs this script under `sh -c`, and a SIGTERM or SIGINT
-// sent to npm's PID alone ends npm and the shell but not this process, which would keep serving.
+// Stopping npm's PID stops the server: package.json runs this script with `exec`, so npm's shell
+// is replaced by node and npm forwards SIGINT/SIGTERM to it directly (a shell in between waits for
+// its child instead of passing SIGINT on); and if npm dies anyway, the re-parenting check below
+// notices.
 import { buildPackage } from './lib/builds.mjs';
 import { startServer, stopServer } from './lib/server.mjs';
 import { ensureSetup } from './lib/setup.mjs';

@@ -133,7 +133,8 @@ async function serveThenStop(run, signal) {
   assert.equal((await fetch(new URL('dist/index.js', url))).status, 200);
 
   process.kill(run.child.pid, signal); // npm's PID, as a user's `kill` or a process manager would
-  await run.exited;
+  const timeout = new Promise((resolve) => setTimeout(resolve, 15_000, 'still running'));
+  assert.notEqual(await Promise.race([run.exited, timeout]), 'still running', `npm did not exit within 15 s of ${signal}`);
   let free = false;
   for (let i = 0; i < 40 && !free; i++) { // up to 10 s
     free = !(await listening(url));

@@ -7,7 +7,7 @@ import { ROOT, hasCommand, run } from './run.mjs';
 
 // What each piece of the toolchain is, how to tell it is there, and its Debian package.
 const TOOLS = [
-  { need: 'build', what: 'a C++ compiler', present: () => hasCommand('g++'), pkg: 'g++' },
+  { need: 'test', what: 'a C++ compiler (native tests)', present: () => hasCommand('g++'), pkg: 'g++' },
   { need: 'build', what: 'CMake', present: () => hasCommand('cmake'), pkg: 'cmake' },
   { need: 'build', what: 'make', present: () => hasCommand('make'), pkg: 'make' },
   { need: 'build', what: 'Emscripten', present: () => hasCommand('emcc'), pkg: 'emscripten' },

@@ -22,6 +22,8 @@ import { shawApi } from './families/shaw.js';
 import type { ShawApi } from './families/shaw.js';
 import { t5Api } from './families/t5.js';
 import type { T5Api } from './families/t5.js';
+import { tensorsApi } from './tensors.js';
+import type { TensorsApi } from './tensors.js';
 import { transformerXLApi } from './families/transformer-xl.js';
 import type { TransformerXLApi } from './families/transformer-xl.js';
 
@@ -58,6 +60,8 @@ export interface PosEnc {
   readonly io: IoApi;
   /** Tensors kept in WebAssembly memory, for hot loops without copies (`pe.memory.tensor(dims)`). */
   readonly memory: MemoryApi;
+  /** Other libraries' tensors: float32 copies in (`from`), results out as their tensor class (`wrap`). */
+  readonly tensors: TensorsApi;
 }
 
 /** Options for loading the module (only the first `createPosEnc` call of a page, worker or process loads it). */
@@ -93,5 +97,6 @@ export function assemble(raw: RawModule): PosEnc {
     attention: Object.freeze(attentionApi(heap)),
     io: Object.freeze(ioApi()),
     memory: Object.freeze(memoryApi(heap)),
+    tensors: Object.freeze(tensorsApi()),
   });
 }

@@ -29,5 +29,6 @@ export type { AttentionApi, AttentionOptions, AttentionRopeOptions } from './fam
 export type {
   BytesInput, IoApi, ReadNpyOptions, ReadSafetensorsOptions, SafetensorsEntry, SafetensorsHeader, WriteNpyOptions,
 } from './io/io.js';
+export type { ForeignTensor, TensorClass, TensorsApi, TfjsTensorLike } from './tensors.js';
 export { WasmTensor } from './runtime/memory.js';
 export type { MemoryApi } from './runtime/memory.js';

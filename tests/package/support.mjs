@@ -95,16 +95,19 @@ export async function launchBrowser() {
   return { open, close: () => browser.close() };
 }
 
-/** An HTML page that runs `script` (a module by default). */
+/** An HTML page that runs `script` (a module by default; a classic script is deferred, so the body exists). */
 export function page(script, { module = true } = {}) {
-  return `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script${module ? ' type="module"' : ''} src="${script}"></script>`;
+  return `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script${module ? ' type="module"' : ' defer'} src="${script}"></script>`;
 }
 
-/** Source of a main-thread app: imports createPosEnc from `specifier`, writes the result into the page. */
-export function browserApp(specifier) {
+/**
+ * Source of a main-thread app: imports createPosEnc from `specifier`, writes the result into the
+ * page (with `extra`, the source of a function body given `pe` whose result joins it as `extra`).
+ */
+export function browserApp(specifier, extra = 'return undefined;') {
   return `import { createPosEnc } from '${specifier}';
 createPosEnc().then((pe) => {
-  document.body.dataset.result = JSON.stringify((() => {${COMPUTE}})());
+  document.body.dataset.result = JSON.stringify({ ...(() => {${COMPUTE}})(), extra: ((pe) => {${extra}})(pe) });
 }, (error) => { document.body.dataset.result = JSON.stringify({ error: String(error), code: error.code, message: error.message }); });
 `;
 }

@@ -1,6 +1,6 @@
 // A new machine's first `npm start`, simulated: a fresh `git clone` of this repository, run as root
 // in a private mount namespace (unshare -m) where the Debian packages that only `npm test` needs
-// (Catch2, wabt, Chromium: TEST_ONLY_PACKAGES in scripts/lib/setup.mjs) are hidden. Nothing outside
+// (Catch2, wabt, Chromium, g++: TEST_ONLY_PACKAGES in scripts/lib/setup.mjs) are hidden. Nothing outside
 // the namespace sees the change (docs/building.md section 15).
 //
 // node_modules is hard-linked from this checkout instead of `npm ci` in the clone: it is the same
@@ -10,9 +10,7 @@
 // by that shortcut.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import {
-  existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,9 +18,9 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { TEST_ONLY_PACKAGES } from '../../scripts/lib/setup.mjs';
+import { canHide, hiddenSpawnArgs } from '../support/hide-packages.mjs';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const isRoot = process.getuid?.() === 0;
 const work = mkdtempSync(join(tmpdir(), 'posenc-first-run-'));
 const clone = join(work, 'clone');
 const copy = join(work, 'copy');
@@ -33,40 +31,9 @@ const cleanEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => 
 cleanEnv.PATH = (process.env.PATH ?? '').split(':').filter((p) => !p.includes('node_modules')).join(':');
 cleanEnv.PORT = '0'; // any free port: the test must not collide with a running lesson server
 
-/**
- * Shell commands that hide the test-only packages: whiteouts for their commands in an overlay on
- * /usr/bin, and an empty folder over each folder that belongs to them alone.
- */
-function hidingCommands(extraDirs = []) {
-  const files = TEST_ONLY_PACKAGES.flatMap((pkg) => execFileSync('dpkg', ['-L', pkg], { encoding: 'utf8' }).split('\n'))
-    .filter(Boolean);
-  const whiteouts = join(work, 'bin-upper');
-  mkdirSync(whiteouts, { recursive: true });
-  mkdirSync(join(work, 'bin-work'), { recursive: true });
-  mkdirSync(join(work, 'empty'), { recursive: true });
-  for (const f of files) {
-    if (f.startsWith('/usr/bin/') && !existsSync(join(whiteouts, f.slice(9)))) {
-      execFileSync('mknod', [join(whiteouts, f.slice(9)), 'c', '0', '0']); // an overlay whiteout
-    }
-  }
-  // Folders no other package shares (dpkg -S names one owner), outermost only.
-  const dirs = files.filter((f) => f.split('/').length > 3 && existsSync(f) && statSync(f).isDirectory());
-  const owners = spawnSync('dpkg', ['-S', ...dirs], { encoding: 'utf8' }).stdout.split('\n');
-  const own = owners.filter((l) => /^[^,\s]+: /.test(l)).map((l) => l.slice(l.indexOf(': ') + 2));
-  const hidden = [...own, ...extraDirs].filter((d, _, all) => !all.some((o) => o !== d && d.startsWith(o + '/')));
-  return [
-    `mount -t overlay overlay -o lowerdir=/usr/bin,upperdir=${whiteouts},workdir=${join(work, 'bin-work')} /usr/bin`,
-    ...[...new Set(hidden)].map((d) => `mount --bind ${join(work, 'empty')} ${d}`),
-  ];
-}
-
-/** Runs `command` in `cwd` inside a fresh mount namespace with the test-only packages hidden. */
-function hiddenSpawnArgs(command, extraDirs) {
-  return ['unshare', ['-m', 'sh', '-c', `set -e; ${hidingCommands(extraDirs).join('; ')}; exec ${command}`]];
-}
-
+/** Runs `command` in `cwd` with the test-only packages (and `extraDirs`) hidden. */
 function hiddenRun(command, cwd, extraDirs = []) {
-  const [cmd, args] = hiddenSpawnArgs(command, extraDirs);
+  const [cmd, args] = hiddenSpawnArgs(work, TEST_ONLY_PACKAGES, command, extraDirs);
   return spawnSync(cmd, args, { cwd, env: cleanEnv, encoding: 'utf8', maxBuffer: 1 << 26 });
 }
 
@@ -75,7 +42,7 @@ function hiddenRun(command, cwd, extraDirs = []) {
  * execs it), so `child.pid` is npm's PID. Resolves with the URL it prints and its output so far.
  */
 function startNpm(cwd) {
-  const [cmd, args] = hiddenSpawnArgs('npm start');
+  const [cmd, args] = hiddenSpawnArgs(work, TEST_ONLY_PACKAGES, 'npm start');
   const child = spawn(cmd, args, { cwd, env: cleanEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
@@ -147,14 +114,14 @@ async function serveThenStop(run, signal) {
 const mtime = (f) => statSync(f).mtimeMs;
 
 before(() => {
-  if (!isRoot) return;
+  if (!canHide) return;
   execFileSync('git', ['clone', '--quiet', ROOT, clone]);
   execFileSync('cp', ['-al', join(ROOT, 'node_modules'), join(clone, 'node_modules')]);
 });
 
 after(() => rmSync(work, { recursive: true, force: true }));
 
-test('first run: a fresh clone without the test-only packages serves the page with npm start', { skip: !isRoot && 'needs root (mount namespaces)' }, async () => {
+test('first run: a fresh clone without the test-only packages serves the page with npm start', { skip: !canHide && 'needs root (mount namespaces)' }, async () => {
   // The namespace really hides them: setup.mjs finds every test-only tool missing, none of the others.
   const probe = hiddenRun(`node -e "import('./scripts/lib/setup.mjs').then((m) => console.log(JSON.stringify([m.missingTools('build'), m.missingTools('test')])))"`, clone);
   assert.equal(probe.status, 0, probe.stderr);
@@ -177,7 +144,7 @@ test('first run: a fresh clone without the test-only packages serves the page wi
   assert.deepEqual(processesIn(clone), [], 'no process left running in the checkout');
 });
 
-test('a copied checkout builds into its own build folder, not the original one', { skip: !isRoot && 'needs root (mount namespaces)' }, async () => {
+test('a copied checkout builds into its own build folder, not the original one', { skip: !canHide && 'needs root (mount namespaces)' }, async () => {
   assert.ok(existsSync(join(clone, 'build/wasm/Makefile')), 'the first test built the clone');
   const originals = ['build/wasm/CMakeCache.txt', 'build/wasm/posenc.wasm', 'dist/posenc.wasm'].map((f) => join(clone, f));
   const before = originals.map(mtime);

@@ -75,7 +75,7 @@ export function givenBytes(value: unknown): BufferSource {
 /** Instantiates the module from `source` through the Emscripten factory and assembles the API. */
 export async function instantiate(factory: ModuleFactory, source: WasmSource): Promise<PosEnc> {
   if (typeof WebAssembly !== 'object' || !WebAssembly.validate(SIMD_PROBE)) {
-    throw new PosEncError('UNSUPPORTED', 'posenc needs WebAssembly SIMD (Chrome/Edge 91+, Firefox 89+, Safari 16.4+, Node.js 16.4+), which this JavaScript engine does not support');
+    throw new PosEncError('UNSUPPORTED', 'posenc needs WebAssembly SIMD (Chrome/Edge 91+, Firefox 89+, Safari 16.4+, Node.js 18+), which this JavaScript engine does not support');
   }
   if (source.kind === 'error') throw source.error;
   let failed: (error: unknown) => void = () => {};

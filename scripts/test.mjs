@@ -1,5 +1,5 @@
 // npm test: set up what is missing, build, then run every suite. `npm test -- <suite> ...` runs
-// only the named suites: native, wasm, js, types, package, e2e.
+// only the named suites: native, wasm, js, types, package, e2e, setup.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,6 +30,8 @@ const SUITES = {
   package: () => run(node, ['--test', '--test-reporter=spec', ...testFiles('tests/package')], { timeoutMs: TIMEOUT }),
   // The lesson page in headless Chromium: one test file, so one browser launch.
   e2e: () => run(node, ['--test', '--test-reporter=spec', ...testFiles('tests/e2e')], { timeoutMs: TIMEOUT }),
+  // A fresh clone's first `npm start` with the test-only packages hidden (as a new machine sees it).
+  setup: () => run(node, ['--test', '--test-reporter=spec', ...testFiles('tests/setup')], { timeoutMs: TIMEOUT }),
 };
 
 let requested;

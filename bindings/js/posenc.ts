@@ -22,6 +22,8 @@ import { shawApi } from './families/shaw.js';
 import type { ShawApi } from './families/shaw.js';
 import { t5Api } from './families/t5.js';
 import type { T5Api } from './families/t5.js';
+import { tensorsApi } from './tensors.js';
+import type { TensorsApi } from './tensors.js';
 import { transformerXLApi } from './families/transformer-xl.js';
 import type { TransformerXLApi } from './families/transformer-xl.js';
 import { modelApi } from './model/model-api.js';
@@ -64,43 +66,27 @@ export interface PosEnc {
   readonly io: IoApi;
   /** Tensors kept in WebAssembly memory, for hot loops without copies (`pe.memory.tensor(dims)`). */
   readonly memory: MemoryApi;
+  /** Other libraries' tensors: float32 copies in (`from`), results out as their tensor class (`wrap`). */
+  readonly tensors: TensorsApi;
 }
 
-/** Options for loading the module. */
+/** Options for loading the module (only the first `createPosEnc` call of a page, worker or process loads it). */
 export interface CreatePosEncOptions {
-  /** The bytes of `posenc.wasm`, if you load them yourself (the Node entry does this for you). */
-  wasmBinary?: ArrayBuffer | Uint8Array;
-  /** Maps `'posenc.wasm'` to the URL to fetch it from (default: next to the package's JS). */
+  /**
+   * The bytes of `posenc.wasm`, if you load them yourself: then nothing is fetched. The Node entry
+   * reads them from the package for you.
+   */
+  wasmBinary?: ArrayBuffer | ArrayBufferView;
+  /**
+   * Maps `'posenc.wasm'` to the URL to fetch it from, for apps that serve it elsewhere than next to
+   * the package's JS (the default), e.g. `(file) => '/assets/' + file`. `prefix` is the folder of
+   * the module's own script, where known.
+   */
   locateFile?: (file: string, prefix: string) => string;
 }
 
-/** A factory produced by Emscripten (`-sMODULARIZE -sEXPORT_ES6`). */
-export type ModuleFactory = (options: Record<string, unknown>) => Promise<unknown>;
-
-// The smallest module that uses a SIMD instruction (v128.const; drop): validating it tells whether
-// the engine supports WebAssembly SIMD before the real module fails to compile.
-const SIMD_PROBE = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version
-  0x01, 0x04, 0x01, 0x60, 0x00, 0x00, //             type section: one () -> () signature
-  0x03, 0x02, 0x01, 0x00, //                         function section: one function of type 0
-  0x0a, 0x17, 0x01, 0x15, 0x00, //                   code section: one body of 21 bytes, no locals
-  0xfd, 0x0c, ...new Array<number>(16).fill(0), //  v128.const 0
-  0x1a, 0x0b, //                                     drop, end
-]);
-
-/** Instantiates the module and wraps it. */
-export async function instantiate(factory: ModuleFactory, options: CreatePosEncOptions): Promise<PosEnc> {
-  if (typeof WebAssembly !== 'object' || !WebAssembly.validate(SIMD_PROBE)) {
-    throw new PosEncError('UNSUPPORTED', 'posenc needs WebAssembly SIMD, which this JavaScript engine does not support');
-  }
-  const moduleOptions: Record<string, unknown> = {};
-  if (options.wasmBinary !== undefined) moduleOptions.wasmBinary = options.wasmBinary;
-  if (options.locateFile !== undefined) moduleOptions.locateFile = options.locateFile;
-  const raw = (await factory(moduleOptions)) as RawModule;
-  return wrap(raw);
-}
-
-function wrap(raw: RawModule): PosEnc {
+/** @internal Builds the API over a loaded module (loading.ts loads it). */
+export function assemble(raw: RawModule): PosEnc {
   const heap = new Heap(raw);
   const rope = Object.freeze(ropeApi(heap));
   const alibi = Object.freeze(alibiApi(heap));
@@ -120,5 +106,6 @@ function wrap(raw: RawModule): PosEnc {
     model: Object.freeze(modelApi(rope, alibi)),
     io: Object.freeze(ioApi()),
     memory: Object.freeze(memoryApi(heap)),
+    tensors: Object.freeze(tensorsApi()),
   });
 }

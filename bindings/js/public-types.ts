@@ -33,5 +33,6 @@ export type {
 export type {
   BytesInput, IoApi, ReadNpyOptions, ReadSafetensorsOptions, SafetensorsEntry, SafetensorsHeader, WriteNpyOptions,
 } from './io/io.js';
+export type { ForeignTensor, TensorClass, TensorsApi, TfjsTensorLike } from './tensors.js';
 export { WasmTensor } from './runtime/memory.js';
 export type { MemoryApi } from './runtime/memory.js';

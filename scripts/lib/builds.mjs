@@ -1,26 +1,72 @@
 // The builds: the WebAssembly module (+ its Catch2 tests), the native Catch2 tests, and the npm
 // package in dist/. CMake and tsc are incremental, so rebuilding what is fresh costs seconds.
-import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 
 import { ROOT, run } from './run.mjs';
 
 const JOBS = '2';
 
-function cmakeBuild(dir, configure, targets) {
-  if (!existsSync(join(ROOT, dir, 'CMakeCache.txt'))) run(configure[0], configure.slice(1));
+/** The entries of a CMakeCache.txt (`NAME:TYPE=value`) as a Map of name to value. */
+function readCache(file) {
+  const entries = new Map();
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const m = /^([^#/][^:=]*):[A-Z]+=(.*)$/.exec(line);
+    if (m) entries.set(m[1], m[2]);
+  }
+  return entries;
+}
+
+/**
+ * Why the build folder `dir` cannot be built as it is, or '' if it can. CMake writes CMakeCache.txt
+ * early and the generator's files (the Makefile) last, so a configure that failed or was interrupted
+ * leaves a cache without a Makefile; and a cache holds absolute paths, so a folder copied or moved
+ * with its checkout still points at the original one (building it would compile the original's
+ * sources into the original's tree).
+ */
+export function staleReason(dir) {
+  const binary = join(ROOT, dir);
+  const cacheFile = join(binary, 'CMakeCache.txt');
+  if (!existsSync(cacheFile)) return 'not configured yet';
+  const cache = readCache(cacheFile);
+  const source = cache.get('CMAKE_HOME_DIRECTORY');
+  const cacheDir = cache.get('CMAKE_CACHEFILE_DIR');
+  if (!source || resolve(source) !== resolve(ROOT) || !cacheDir || resolve(cacheDir) !== resolve(binary)) {
+    return `configured for another checkout (${cacheDir ?? 'unknown folder'})`;
+  }
+  const generated = cache.get('CMAKE_GENERATOR') === 'Ninja' ? 'build.ninja' : 'Makefile';
+  if (!existsSync(join(binary, generated))) return 'its last configure failed or was interrupted';
+  return '';
+}
+
+function cmakeBuild(dir, configure, targets, { tests = false } = {}) {
+  const reason = staleReason(dir);
+  if (reason) {
+    if (reason !== 'not configured yet') console.log(`posenc: reconfiguring ${dir}: ${reason}`);
+    rmSync(join(ROOT, dir), { recursive: true, force: true }); // nothing in a stale folder can be reused safely
+    run(configure[0], configure.slice(1));
+  }
+  if (tests && readCache(join(ROOT, dir, 'CMakeCache.txt')).get('POSENC_TESTS_CONFIGURED') !== 'ON') {
+    // Configured before Catch2 was installed (by `npm start` or `npm run build`): look again.
+    run(configure[0], configure.slice(1));
+    if (readCache(join(ROOT, dir, 'CMakeCache.txt')).get('POSENC_TESTS_CONFIGURED') !== 'ON') {
+      console.error('posenc: the C++ tests need Catch2 (/usr/include/catch2/catch.hpp, Debian package catch2)');
+      process.exit(1);
+    }
+  }
   run('cmake', ['--build', dir, '-j', JOBS, ...targets.flatMap((t) => ['--target', t])]);
 }
 
 /** build/wasm: the module (posenc.mjs + posenc.wasm) and, with `tests`, the Catch2 suite for Node. */
 export function buildWasm({ tests = false } = {}) {
   cmakeBuild('build/wasm', ['emcmake', 'cmake', '-S', '.', '-B', 'build/wasm', '-DCMAKE_BUILD_TYPE=Release'],
-    tests ? ['posenc_wasm', 'posenc_tests'] : ['posenc_wasm']);
+    tests ? ['posenc_wasm', 'posenc_tests'] : ['posenc_wasm'], { tests });
 }
 
 /** build/native: the Catch2 suite (and the native benchmark) for this CPU. */
 export function buildNative(targets = ['posenc_tests']) {
-  cmakeBuild('build/native', ['cmake', '-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release'], targets);
+  cmakeBuild('build/native', ['cmake', '-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release'], targets,
+    { tests: targets.includes('posenc_tests') });
 }
 
 /**
@@ -31,7 +77,28 @@ export function generateBoundary() {
   run(process.execPath, [join(ROOT, 'bindings', 'boundary', 'generate.mjs'), '--ts', join(ROOT, 'bindings', 'js', 'generated', 'boundary.ts')]);
 }
 
-/** dist/: the npm package (the module, the compiled TypeScript API, its typings and the CJS entry). */
+/**
+ * Typings for the CommonJS entry: a .d.cts twin of every declaration file (imports rewritten to
+ * .cjs), with index.d.cts the twin of node.d.ts. TypeScript consumers with `module: node16` (or
+ * any CommonJS setting) may not import ES-module declarations from a CommonJS file, so the CJS
+ * entry needs declarations of its own; they describe the same API because dist/index.cjs is
+ * bundled from the same code.
+ */
+function writeCommonJsTypes() {
+  const dist = join(ROOT, 'dist');
+  for (const rel of readdirSync(dist, { recursive: true })) {
+    if (!rel.endsWith('.d.ts') || rel.startsWith('cli') || rel === 'index.d.ts') continue; // index.d.cts is node.d.ts's twin
+    const text = readFileSync(join(dist, rel), 'utf8')
+      .replace(/((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]+)\.js\2/g, '$1$2$3.cjs$2');
+    writeFileSync(join(dist, rel === 'node.d.ts' ? 'index.d.cts' : rel.replace(/\.d\.ts$/, '.d.cts')), text);
+  }
+}
+
+/**
+ * dist/: the npm package: the module, the compiled TypeScript API and its typings, the embedded
+ * module (posenc.wasm as base64, for 'posenc/embedded') and the CommonJS entry (one CommonJS file
+ * bundled by esbuild from the Node entry, so require('posenc') has every named export at once).
+ */
 export function buildPackage() {
   buildWasm();
   generateBoundary();
@@ -42,6 +109,18 @@ export function buildPackage() {
   copy('build/wasm/posenc.mjs', 'posenc.mjs');
   copy('build/wasm/posenc.wasm', 'posenc.wasm');
   copy('bindings/js/posenc.d.mts', 'posenc.d.mts');
-  copy('bindings/js/index.cjs', 'index.cjs');
-  copy('bindings/js/index.d.cts', 'index.d.cts');
+  copy('bindings/js/wasm-base64.d.ts', 'wasm-base64.d.ts');
+  writeCommonJsTypes();
+  const base64 = readFileSync(join(ROOT, 'build/wasm/posenc.wasm')).toString('base64');
+  writeFileSync(join(ROOT, 'dist', 'wasm-base64.js'),
+    `// posenc.wasm (${statSync(join(ROOT, 'build/wasm/posenc.wasm')).size} bytes) as base64, for posenc/embedded. Generated by npm run build.\n` +
+    `export default '${base64}';\n`);
+  // The CommonJS entry: node.js and everything it imports in one CommonJS file; import.meta.url
+  // (which locates posenc.wasm) becomes this file's own URL.
+  run(join(ROOT, 'node_modules', 'esbuild', 'bin', 'esbuild'), [join('dist', 'node.js'),
+    '--bundle', '--platform=node', '--format=cjs', '--target=node18', '--log-level=warning',
+    '--define:import.meta.url=__posencModuleUrl',
+    "--banner:js=// posenc's CommonJS entry, bundled from dist/node.js by npm run build.\n" +
+    "const __posencModuleUrl = require('node:url').pathToFileURL(__filename).href;",
+    `--outfile=${join('dist', 'index.cjs')}`]);
 }

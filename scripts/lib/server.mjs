@@ -82,3 +82,11 @@ export function startServer({ port = 0, host = '127.0.0.1', base = '/', root = u
     });
   });
 }
+
+/** Stops a server from startServer: refuses new connections, closes open ones, resolves when closed. */
+export function stopServer(server) {
+  return new Promise((resolvePromise) => {
+    server.close(() => resolvePromise());
+    server.closeAllConnections?.(); // keep-alive connections would otherwise hold close() open (Node >= 18.2)
+  });
+}

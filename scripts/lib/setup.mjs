@@ -1,13 +1,13 @@
 // Set-up that `npm start`, `npm test`, `npm run build` and `npm run bench` share: install whatever
 // system packages and npm packages are missing, and nothing else. Safe to run every time.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { ROOT, hasCommand, run } from './run.mjs';
 
 // What each piece of the toolchain is, how to tell it is there, and its Debian package.
 const TOOLS = [
-  { need: 'build', what: 'a C++ compiler', present: () => hasCommand('g++'), pkg: 'g++' },
+  { need: 'test', what: 'a C++ compiler (native tests)', present: () => hasCommand('g++'), pkg: 'g++' },
   { need: 'build', what: 'CMake', present: () => hasCommand('cmake'), pkg: 'cmake' },
   { need: 'build', what: 'make', present: () => hasCommand('make'), pkg: 'make' },
   { need: 'build', what: 'Emscripten', present: () => hasCommand('emcc'), pkg: 'emscripten' },
@@ -20,9 +20,17 @@ const TOOLS = [
 
 const NEEDS = { build: ['build'], test: ['build', 'test'], bench: ['build', 'test'] };
 
-function ensureSystemPackages(profile) {
+/** The Debian packages that only `npm test` (and the benchmark) need, never the package build. */
+export const TEST_ONLY_PACKAGES = [...new Set(TOOLS.filter((t) => t.need === 'test').map((t) => t.pkg))];
+
+/** What `profile` needs and this machine lacks: [{ what, pkg }]. */
+export function missingTools(profile) {
   const wanted = NEEDS[profile];
-  const missing = TOOLS.filter((t) => wanted.includes(t.need) && !t.present());
+  return TOOLS.filter((t) => wanted.includes(t.need) && !t.present()).map(({ what, pkg }) => ({ what, pkg }));
+}
+
+function ensureSystemPackages(profile) {
+  const missing = missingTools(profile);
   if (missing.length === 0) return;
   const pkgs = [...new Set(missing.map((t) => t.pkg))];
   console.log(`posenc: missing ${missing.map((t) => t.what).join(', ')}; installing Debian packages: ${pkgs.join(' ')}`);
@@ -43,10 +51,29 @@ function ensureSystemPackages(profile) {
   apt(['install', '-y', '-qq', '--no-install-recommends', ...pkgs]);
 }
 
+/**
+ * Whether node_modules holds exactly what package-lock.json asks for: npm records what it installed
+ * in node_modules/.package-lock.json. Compared by content, not by date: a fresh clone's lock file
+ * is always newer than anything, and an unchanged lock must not trigger a reinstall. Optional
+ * packages (other platforms' binaries) may be absent.
+ */
+function nodeModulesMatchLock() {
+  const read = (file) => {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')).packages ?? {};
+    } catch {
+      return undefined;
+    }
+  };
+  const wanted = read(join(ROOT, 'package-lock.json'));
+  const installed = read(join(ROOT, 'node_modules', '.package-lock.json'));
+  if (!wanted || !installed) return false;
+  return Object.entries(wanted).every(([path, entry]) => path === ''
+    || (installed[path] ? installed[path].version === entry.version : entry.optional === true));
+}
+
 function ensureNodeModules() {
-  const lock = join(ROOT, 'package-lock.json');
-  const installed = join(ROOT, 'node_modules', '.package-lock.json');
-  if (existsSync(installed) && statSync(installed).mtimeMs >= statSync(lock).mtimeMs) return;
+  if (nodeModulesMatchLock()) return;
   run('npm', ['ci', '--no-audit', '--no-fund']);
 }
 

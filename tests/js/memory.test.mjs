@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import createModule from '../../dist/posenc.mjs';
-import { instantiate } from '../../dist/posenc.js';
+import { instantiate } from '../../dist/loading.js';
 import { createPosEnc, throwsPosEnc } from './helpers.mjs';
 
 const pe = await createPosEnc();
@@ -33,7 +33,7 @@ test("what a RopeCache or learned table reports in .bytes is what it takes from 
   // In a fresh instance (its own memory), blocks of 1 MiB and more come one after another from the
   // top of the heap: the gap between a 1 MiB fence tensor allocated before an object and one after
   // it is the object's block, plus allocator headers and the small temporaries of the call.
-  const fresh = await instantiate(createModule, { wasmBinary: readFileSync(new URL('../../dist/posenc.wasm', import.meta.url)) });
+  const fresh = await instantiate(createModule, { kind: 'bytes', bytes: readFileSync(new URL('../../dist/posenc.wasm', import.meta.url)), from: 'dist/posenc.wasm' });
   const fence = () => fresh.memory.tensor([2 ** 18]);
   const taken = (make) => {
     const before = fence();

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 import createModule from '../../dist/posenc.mjs';
-import { instantiate } from '../../dist/posenc.js';
+import { instantiate } from '../../dist/loading.js';
 import { createPosEnc, randomFloats, sinusoid, throwsPosEnc } from './helpers.mjs';
 
 const pe = await createPosEnc();
@@ -159,7 +159,7 @@ test("createTable with precision 'fast' keeps anchor and offset rows only: the f
   }
   // Memory: a fresh instance (its own WebAssembly memory, not the shared one createPosEnc returns)
   // grows by the anchored storage (9 MiB), not by the 128 MiB of full rows.
-  const fresh = await instantiate(createModule, { wasmBinary: readFileSync(new URL('../../dist/posenc.wasm', import.meta.url)) });
+  const fresh = await instantiate(createModule, { kind: 'bytes', bytes: readFileSync(new URL('../../dist/posenc.wasm', import.meta.url)), from: 'dist/posenc.wasm' });
   const before = fresh.memory.bytes;
   const fast = fresh.sinusoidal.createTable({ maxLength: 8192, dim: 4096, precision: 'fast' });
   const grownFast = fresh.memory.bytes - before;

@@ -1,162 +1,189 @@
-// The package as users get it: `npm pack`, installed into an empty folder, imported from Node ESM
-// and CommonJS, type-checked from a strict TypeScript consumer, and bundled into a browser app by
-// esbuild and by Vite (run in headless Chromium).
+// The package as users get it in Node: `npm pack`, installed into an empty folder, then imported from
+// Node ESM, CommonJS and a worker thread, bundled for Node by esbuild, run as a command, and
+// type-checked by strict TypeScript consumers of each module setting.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
-import { chromium } from 'playwright-core';
+import { BIN, COMPUTE, ROOT, checkResult, packAndInstall, removeWork, sh } from './support.mjs';
 
-import { startServer } from '../../scripts/lib/server.mjs';
+let ctx;
+before(() => { ctx = packAndInstall('posenc-pack-'); });
+after(() => removeWork(ctx.work));
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const work = mkdtempSync(join(tmpdir(), 'posenc-pack-'));
-const app = join(work, 'app');
-let files = [];
+const node = (file, args = []) => sh(process.execPath, [file, ...args], ctx.app);
+const write = (file, text) => writeFileSync(join(ctx.app, file), text);
 
-const sh = (cmd, args, cwd = app) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-
-before(() => {
-  const packed = JSON.parse(sh('npm', ['pack', '--json', '--pack-destination', work], ROOT));
-  files = packed[0].files.map((f) => f.path);
-  const tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz')));
-  execFileSync('mkdir', ['-p', app]);
-  writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
-  sh('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball]);
-});
-
-after(() => rmSync(work, { recursive: true, force: true }));
-
-test('the tarball holds the built package and nothing else', () => {
-  for (const f of ['package.json', 'README.md', 'dist/posenc.wasm', 'dist/posenc.mjs', 'dist/index.js', 'dist/node.js',
-    'dist/index.d.ts', 'dist/node.d.ts', 'dist/index.cjs', 'dist/index.d.cts']) {
-    assert.ok(files.includes(f), `${f} is packed`);
+test('the tarball holds the built package, its docs and nothing else', () => {
+  for (const f of ['package.json', 'README.md', 'LICENSE', 'dist/posenc.wasm', 'dist/posenc.mjs', 'dist/index.js', 'dist/node.js',
+    'dist/index.d.ts', 'dist/node.d.ts', 'dist/index.cjs', 'dist/index.d.cts', 'dist/embedded.js', 'dist/embedded.d.ts',
+    'dist/wasm-base64.js']) {
+    assert.ok(ctx.files.includes(f), `${f} is packed`);
   }
-  for (const f of files) assert.match(f, /^(dist\/|package\.json$|README\.md$|LICENSE$)/, `${f} should not be packed`);
+  for (const f of ctx.files) assert.match(f, /^(dist\/|docs\/[^/]+\.md$|package\.json$|README\.md$|LICENSE$)/, `${f} should not be packed`);
+  // Every docs/ link of the README resolves inside the tarball.
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  for (const [, target] of readme.matchAll(/\]\((?:\.\/)?(docs\/[^)#\s]+)/g)) assert.ok(ctx.files.includes(target), `README links ${target}, which is packed`);
 });
 
-test('Node ESM: import { createPosEnc } from "posenc"', () => {
-  writeFileSync(join(app, 'esm.mjs'), `
-    import { createPosEnc, PosEncError } from 'posenc';
+test('package.json is ready to publish: repository, homepage, bugs, engines, exports', () => {
+  const pkg = JSON.parse(readFileSync(join(ctx.app, 'node_modules', 'posenc', 'package.json'), 'utf8'));
+  assert.equal(pkg.repository.url, 'git+https://github.com/posenc/posenc.git');
+  assert.equal(pkg.homepage, 'https://github.com/posenc/posenc#readme');
+  assert.equal(pkg.bugs.url, 'https://github.com/posenc/posenc/issues');
+  assert.match(pkg.engines.node, /^>=\d+/);
+  assert.deepEqual(Object.keys(pkg.exports), ['.', './embedded', './posenc.wasm', './package.json']);
+  assert.equal(pkg.scripts.prepare, 'node scripts/prepare.mjs');
+});
+
+test('Node ESM: named exports, one instance, a RoPE call, errors', () => {
+  write('esm.mjs', `
+    import { createPosEnc, PosEncError, RopeCache, WasmTensor, VERSION } from 'posenc';
     const pe = await createPosEnc();
     const again = await createPosEnc();
-    const t = pe.sinusoidal.table({ length: 2, dim: 4 });
+    let other = '';
+    try { await createPosEnc({ wasmBinary: new Uint8Array(8) }); } catch (e) { other = e instanceof PosEncError ? e.code : 'wrong class'; }
     let code = '';
     try { pe.rope.frequencies({ rotaryDim: 3 }); } catch (e) { code = e instanceof PosEncError ? e.code : 'wrong class'; }
-    console.log(JSON.stringify({ same: pe === again, row1: Array.from(t.data.slice(4)), code, simd: pe.simd }));
+    const cache = pe.rope.createCache({ rotaryDim: 4, maxPositions: 2 });
+    const classes = cache instanceof RopeCache && pe.memory.tensor([1]) instanceof WasmTensor && pe.PosEncError === PosEncError;
+    console.log(JSON.stringify({ ...(() => {${COMPUTE}})(), same: pe === again, other, code, classes, version: VERSION }));
   `);
-  const out = JSON.parse(sh(process.execPath, ['esm.mjs']));
+  const out = JSON.parse(node('esm.mjs'));
+  checkResult(out);
   assert.equal(out.same, true, 'one instance per process');
-  assert.ok(Math.abs(out.row1[0] - Math.sin(1)) < 1e-7);
+  assert.equal(out.other, 'INVALID_ARGUMENT', 'a second createPosEnc with other options is refused');
   assert.equal(out.code, 'INVALID_ARGUMENT');
-  assert.equal(out.simd, 'sse4.1');
+  assert.equal(out.classes, true);
+  assert.equal(out.version, JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
 });
 
-test('Node CommonJS: require("posenc")', () => {
-  writeFileSync(join(app, 'cjs.cjs'), `
-    const { createPosEnc } = require('posenc');
+test('Node CommonJS: require("posenc") has the same named exports as the ES module', () => {
+  write('cjs.cjs', `
+    const posenc = require('posenc');
+    const { createPosEnc, PosEncError, RopeCache, WasmTensor, PositionTable, VERSION } = posenc;
     createPosEnc().then((pe) => {
-      const q = new Float32Array([1, 0]);
-      pe.rope.apply(q, null, { dims: [1, 2], offset: 1 });
-      let name = '';
-      try { pe.learned.lookup({ data: new Float32Array(2), dims: [1, 2] }, { positionIds: [1] }); } catch (e) { name = e instanceof pe.PosEncError ? e.code : 'wrong'; }
-      console.log(JSON.stringify({ q: Array.from(q), name }));
+      let code = '';
+      try { pe.learned.lookup({ data: new Float32Array(2), dims: [1, 2] }, { positionIds: [1] }); } catch (e) { code = e instanceof PosEncError ? e.code : 'wrong'; }
+      const cache = pe.rope.createCache({ rotaryDim: 4, maxPositions: 2 });
+      console.log(JSON.stringify({ ...(() => {${COMPUTE}})(), code, names: Object.keys(posenc).sort(),
+        classes: cache instanceof RopeCache && pe.memory.tensor([1]) instanceof WasmTensor && typeof PositionTable === 'function', VERSION }));
     });
   `);
-  const out = JSON.parse(sh(process.execPath, ['cjs.cjs']));
-  assert.ok(Math.abs(out.q[0] - Math.cos(1)) < 1e-7 && Math.abs(out.q[1] - Math.sin(1)) < 1e-7);
-  assert.equal(out.name, 'OUT_OF_RANGE');
+  write('esm-names.mjs', "import * as posenc from 'posenc'; console.log(JSON.stringify(Object.keys(posenc).sort()));");
+  const out = JSON.parse(node('cjs.cjs'));
+  checkResult(out);
+  assert.equal(out.code, 'OUT_OF_RANGE');
+  assert.equal(out.classes, true);
+  assert.deepEqual(out.names, JSON.parse(node('esm-names.mjs')), 'CommonJS and ESM export the same names');
+  assert.ok(out.names.includes('PosEncError') && out.names.includes('VERSION'));
+});
+
+test('Node worker_threads: posenc loads and computes inside a worker', () => {
+  write('thread.mjs', `
+    import { Worker } from 'node:worker_threads';
+    const worker = new Worker(new URL('./thread-worker.mjs', import.meta.url));
+    worker.once('message', (m) => { console.log(JSON.stringify(m)); worker.terminate(); });
+    worker.once('error', (e) => { console.log(JSON.stringify({ error: String(e) })); });
+  `);
+  write('thread-worker.mjs', `
+    import { parentPort } from 'node:worker_threads';
+    import { createPosEnc } from 'posenc';
+    const pe = await createPosEnc();
+    parentPort.postMessage((() => {${COMPUTE}})());
+  `);
+  checkResult(JSON.parse(node('thread.mjs')));
+});
+
+test('posenc/embedded loads in Node with no file at all', () => {
+  write('embedded.mjs', `
+    import { createPosEnc } from 'posenc/embedded';
+    const pe = await createPosEnc();
+    console.log(JSON.stringify((() => {${COMPUTE}})()));
+  `);
+  checkResult(JSON.parse(node('embedded.mjs')));
+});
+
+test('a missing posenc.wasm is LOAD_FAILED naming the path and the fixes', () => {
+  const wasm = join(ctx.app, 'node_modules', 'posenc', 'dist', 'posenc.wasm');
+  write('missing.mjs', `
+    import { createPosEnc } from 'posenc';
+    try { await createPosEnc(); console.log('{}'); } catch (e) { console.log(JSON.stringify({ name: e.name, code: e.code, message: e.message })); }
+  `);
+  renameSync(wasm, wasm + '.away');
+  let out;
+  try {
+    out = JSON.parse(node('missing.mjs'));
+  } finally {
+    renameSync(wasm + '.away', wasm);
+  }
+  assert.equal(out.name, 'PosEncError');
+  assert.equal(out.code, 'LOAD_FAILED');
+  assert.ok(out.message.includes(wasm), out.message);
+  assert.match(out.message, /wasmBinary/);
+  assert.match(out.message, /posenc\/embedded/);
+});
+
+test('esbuild --platform=node --format=cjs: posenc/embedded runs; the default entry says why it cannot', () => {
+  write('bundle-embedded.mjs', `import { createPosEnc } from 'posenc/embedded';\ncreatePosEnc().then((pe) => console.log(JSON.stringify((() => {${COMPUTE}})())));\n`);
+  write('bundle-default.mjs', `import { createPosEnc } from 'posenc';\ncreatePosEnc().then(() => console.log('{}'), (e) => console.log(JSON.stringify({ code: e.code, message: e.message })));\n`);
+  for (const name of ['bundle-embedded', 'bundle-default']) {
+    sh(join(BIN, 'esbuild'), [`${name}.mjs`, '--bundle', '--platform=node', '--format=cjs', `--outfile=out/${name}.cjs`, '--log-level=error'], ctx.app);
+  }
+  checkResult(JSON.parse(node('out/bundle-embedded.cjs')));
+  const failed = JSON.parse(node('out/bundle-default.cjs'));
+  assert.equal(failed.code, 'LOAD_FAILED');
+  assert.match(failed.message, /no import\.meta\.url/);
+  assert.match(failed.message, /posenc\/embedded/);
 });
 
 test('the posenc command is installed as a bin and runs', () => {
-  const out = sh(join(app, 'node_modules', '.bin', 'posenc'), ['sinusoidal', '--length', '3', '--dim', '4', '--out', join(app, 't.json')]);
-  assert.match(out, /wrote .*t\.json: sinusoidal table \[3, 4\]/);
-  assert.match(sh(join(app, 'node_modules', '.bin', 'posenc'), ['info']), /^posenc \d/);
+  const out = sh(join(ctx.app, 'node_modules', '.bin', 'posenc'), ['sinusoidal', '--length', '3', '--dim', '4', '--out', join(ctx.app, 't.json')], ctx.app);
+  assert.match(out, /t\.json/);
+  assert.match(sh(join(ctx.app, 'node_modules', '.bin', 'posenc'), ['info'], ctx.app), /^posenc \d/);
 });
 
-test('TypeScript consumers (ESM and CJS, strict) type-check against the shipped typings', () => {
-  writeFileSync(join(app, 'use.mts'), `
-    import { createPosEnc, type Tensor } from 'posenc';
-    const pe = await createPosEnc();
+test('TypeScript consumers type-check against the shipped typings (nodenext, node16, bundler)', () => {
+  write('use.mts', `
+    import { createPosEnc, PosEncError, type Tensor } from 'posenc';
+    import { createPosEnc as createEmbedded } from 'posenc/embedded';
+    const pe = await createPosEnc({ locateFile: (file: string) => '/assets/' + file });
     const t: Tensor = pe.sinusoidal.table({ length: 2, dim: 4 });
     // @ts-expect-error unknown layout
     pe.sinusoidal.table({ length: 2, dim: 4, layout: 'wrong' });
-    console.log(t);
+    // @ts-expect-error the embedded entry takes no loading options
+    await createEmbedded({ wasmBinary: new Uint8Array(8) });
+    {
+      // 'using' with a TS lib that lacks esnext.disposable: posenc's typings bring Symbol.dispose
+      using cache = pe.rope.createCache({ rotaryDim: 4, maxPositions: 8 });
+      cache.apply(new Float32Array(4), null, { dims: [1, 4] });
+    }
+    console.log(t, PosEncError.name);
   `);
-  writeFileSync(join(app, 'use.cts'), `
+  write('use.cts', `
     import posenc = require('posenc');
-    posenc.createPosEnc().then((pe) => pe.rope.frequencies({ rotaryDim: 4 }));
-  `);
-  writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: false },
-    files: ['use.mts', 'use.cts'],
-  }));
-  sh(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json']);
-});
-
-// A browser app as a user writes it: import posenc by name, compute, show the result.
-const BROWSER_APP = `
-import { createPosEnc } from 'posenc';
-createPosEnc().then((pe) => {
-  const t = pe.sinusoidal.table({ length: 2, dim: 4 });
-  const q = new Float32Array([1, 0]);
-  pe.rope.apply(q, null, { dims: [1, 2], offset: 1 });
-  document.body.dataset.result = JSON.stringify({ simd: pe.simd, row1: Array.from(t.data.slice(4)), q: Array.from(q) });
-}, (error) => { document.body.dataset.result = JSON.stringify({ error: String(error) }); });
-`;
-
-/** Serves `dir`, opens it in headless Chromium, returns the app's result and what went wrong. */
-async function runInBrowser(dir) {
-  const { server, url } = await startServer({ port: 0, root: dir });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ['--no-sandbox', '--disable-gpu'] });
-  const problems = [];
-  let wasmType = '';
-  try {
-    const page = await browser.newPage();
-    page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning') problems.push(`console: ${m.text()}`); });
-    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
-      if (r.url().endsWith('.wasm')) wasmType = r.headers()['content-type'];
+    posenc.createPosEnc().then((pe) => {
+      const E: typeof posenc.PosEncError = posenc.PosEncError;
+      const v: string = posenc.VERSION;
+      return [pe.rope.frequencies({ rotaryDim: 4 }), E, v];
     });
-    await page.goto(url);
-    await page.waitForSelector('body[data-result]', { state: 'attached', timeout: 20_000 });
-    return { result: JSON.parse(await page.getAttribute('body', 'data-result')), problems, wasmType };
-  } finally {
-    await browser.close();
-    await new Promise((resolve) => server.close(resolve));
+  `);
+  write('use-bundler.ts', `
+    import { createPosEnc, WasmTensor } from 'posenc';
+    export async function run(): Promise<number> {
+      const pe = await createPosEnc();
+      const w: WasmTensor = pe.memory.tensor([2]);
+      return w.size;
+    }
+  `);
+  const config = (name, options, files) => write(name, JSON.stringify({
+    compilerOptions: { strict: true, noEmit: true, target: 'es2022', lib: ['es2022', 'dom'], types: [], skipLibCheck: false, ...options }, files,
+  }));
+  config('tsconfig.nodenext.json', { module: 'nodenext', moduleResolution: 'nodenext' }, ['use.mts', 'use.cts']);
+  config('tsconfig.node16.json', { module: 'node16', moduleResolution: 'node16' }, ['use.mts', 'use.cts']);
+  config('tsconfig.bundler.json', { module: 'esnext', moduleResolution: 'bundler' }, ['use-bundler.ts']);
+  for (const config of ['tsconfig.nodenext.json', 'tsconfig.node16.json', 'tsconfig.bundler.json']) {
+    sh(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', config], ctx.app);
   }
-}
-
-function checkBrowserResult({ result, problems, wasmType }) {
-  assert.deepEqual(problems, []);
-  assert.equal(result.error, undefined);
-  assert.equal(result.simd, 'sse4.1');
-  assert.ok(Math.abs(result.row1[0] - Math.sin(1)) < 1e-7);
-  assert.ok(Math.abs(result.q[0] - Math.cos(1)) < 1e-7 && Math.abs(result.q[1] - Math.sin(1)) < 1e-7);
-  assert.equal(wasmType, 'application/wasm', 'the page fetched posenc.wasm');
-}
-
-test('esbuild (--bundle --format=esm) with posenc.wasm copied beside the bundle runs in Chromium', async () => {
-  mkdirSync(join(app, 'src'), { recursive: true });
-  writeFileSync(join(app, 'src', 'main.js'), BROWSER_APP);
-  const out = join(app, 'dist-esbuild');
-  sh(join(ROOT, 'node_modules', '.bin', 'esbuild'), ['src/main.js', '--bundle', '--format=esm', `--outdir=${out}`, '--log-level=warning']);
-  copyFileSync(join(app, 'node_modules', 'posenc', 'dist', 'posenc.wasm'), join(out, 'posenc.wasm')); // as the README says
-  writeFileSync(join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="./main.js"></script>');
-  checkBrowserResult(await runInBrowser(out));
-});
-
-test('Vite (vite build, no configuration) emits posenc.wasm as an asset and the app runs in Chromium', async () => {
-  mkdirSync(join(app, 'src'), { recursive: true });
-  writeFileSync(join(app, 'src', 'main.js'), BROWSER_APP);
-  writeFileSync(join(app, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="/src/main.js"></script>');
-  sh(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', 'dist-vite', '--logLevel', 'warn']);
-  const assets = readdirSync(join(app, 'dist-vite', 'assets'));
-  assert.ok(assets.some((f) => /^posenc-.*\.wasm$/.test(f)), `posenc.wasm among the assets: ${assets.join(', ')}`);
-  checkBrowserResult(await runInBrowser(join(app, 'dist-vite')));
 });

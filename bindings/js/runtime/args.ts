@@ -9,17 +9,31 @@ import { MAX_ALLOCATION_BYTES } from './heap.js';
 import { isWasmTensor, placementOf } from './wasm-tensor.js';
 import type { WasmTensor } from './wasm-tensor.js';
 
-/** A float32 tensor as onnxruntime-web and transformers.js produce it: data plus dims. */
+/**
+ * A tensor as onnxruntime-web, transformers.js and posenc's own {@link WasmTensor} carry one:
+ * row-major `data` plus `dims` (and, from those libraries, its element `type`). Matched by shape,
+ * so a real `ort.Tensor` from a session or a transformers.js `Tensor` type-checks as it is.
+ *
+ * posenc computes in float32: `data` must be a Float32Array at run time (functions that update
+ * their input do so in place, in that array). A tensor of another type (`'float16'`, `'int64'`...),
+ * a tensor that is not on the CPU, or a TensorFlow.js tensor is an `INVALID_TYPE` error that says
+ * how to convert it: `pe.tensors.from(t)` makes a float32 copy.
+ */
 export interface TensorLike {
-  readonly data: Float32Array;
+  /** The values, row-major (a Float32Array; other element types are refused with a how-to). */
+  readonly data: ArrayLike<unknown>;
+  /** The shape. */
   readonly dims: readonly number[];
+  /** The element type name, as onnxruntime-web and transformers.js tensors carry it (`'float32'`). */
+  readonly type?: string;
 }
 
 /**
- * A tensor argument: a Float32Array (with its shape given in the options), a {@link TensorLike},
- * or a {@link WasmTensor} (data already in WebAssembly memory: no copies).
+ * A tensor argument: a Float32Array (with its shape given in the options) or a {@link TensorLike}
+ * (an onnxruntime-web or transformers.js tensor, a `{ data, dims }` object, or a {@link WasmTensor},
+ * whose data already lives in WebAssembly memory: no copies).
  */
-export type TensorInput = Float32Array | TensorLike | WasmTensor;
+export type TensorInput = Float32Array | TensorLike;
 
 /** A float32 result: row-major data and its dims (pass it to `new ort.Tensor('float32', data, dims)`). */
 export interface Tensor {
@@ -56,13 +70,36 @@ export function options(fn: string, value: unknown, known: readonly string[], op
   for (const key of Object.keys(value)) {
     if (!known.includes(key)) {
       const near = known.find((k) => k.toLowerCase() === key.toLowerCase());
+      const camel = near ? undefined : camelCaseFor(key, known);
+      const rope = fn.startsWith('rope.') || fn.startsWith('RopeCache') ? '; for a model\'s config.json, use pe.rope.fromConfig(config)' : '';
       throw new PosEncError(
         'UNKNOWN_OPTION',
-        `${fn}: unknown option '${key}'` + (near ? ` (did you mean '${near}'?)` : `; known options: ${known.join(', ')}`),
+        `${fn}: unknown option '${key}'` + (near ? ` (did you mean '${near}'?)`
+          : camel ? ` (posenc's options are camelCase: did you mean '${camel}'?${rope})`
+            : `; known options: ${known.join(', ')}${key.includes('_') ? rope : ''}`),
       );
     }
   }
   return value as Options;
+}
+
+/** Hugging Face config.json keys whose posenc option is not just their camelCase spelling. */
+const HF_KEY_NAMES: Record<string, readonly string[]> = {
+  rope_theta: ['base'],
+  rope_scaling: ['scaling'],
+  rope_parameters: ['scaling'],
+  rope_type: ['type'],
+  max_position_embeddings: ['maxPositionEmbeddings', 'maxPositions'],
+};
+
+/**
+ * The known option a snake_case key (a Hugging Face config.json habit) stands for: its camelCase
+ * spelling (`rotary_dim` -> `rotaryDim`) or its posenc name (`rope_theta` -> `base`), if known.
+ */
+export function camelCaseFor(key: string, known: readonly string[]): string | undefined {
+  if (!key.includes('_')) return undefined;
+  const camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+  return [camel, ...(HF_KEY_NAMES[key] ?? [])].find((k) => known.includes(k));
 }
 
 /** The option `name`, which must be present. */
@@ -139,16 +176,23 @@ export function tensor(fn: string, name: string, value: unknown, dims: unknown, 
     data = value;
     shape = dims;
   } else if (value !== null && typeof value === 'object' && 'data' in value && 'dims' in value) {
+    const where = (value as { location?: unknown }).location; // onnxruntime-web: 'cpu', 'gpu-buffer', 'texture'...
+    if (typeof where === 'string' && where !== 'cpu' && where !== 'cpu-pinned') {
+      throw new PosEncError('INVALID_TYPE', `${fn}: ${name} is not on the CPU (its location is '${where}'); ` +
+        `download it first (await ${name}.getData()) and pass a float32 tensor of that data`);
+    }
     data = (value as TensorLike).data;
     shape = (value as TensorLike).dims;
-    if (!isFloat32Array(data)) {
-      throw new PosEncError('INVALID_TYPE', `${fn}: ${name}.data must be a Float32Array (a float32 tensor), got ${describe(data)}`);
-    }
+    if (!isFloat32Array(data)) throw new PosEncError('INVALID_TYPE', notFloat32(fn, name, value as TensorLike));
     if (dims !== undefined && !sameDims(dims, shape)) {
       throw new PosEncError('SHAPE_MISMATCH', `${fn}: option '${dimsName}' [${String(dims)}] disagrees with ${name}.dims [${String(shape)}]`);
     }
+  } else if (isTfjsTensor(value)) {
+    throw new PosEncError('INVALID_TYPE', `${fn}: ${name} is a TensorFlow.js tensor; pass pe.tensors.from(${name}) ` +
+      `(a float32 { data, dims } copy), and turn results back into tensors with tf.tensor(result.data, result.dims)`);
   } else {
-    throw new PosEncError('INVALID_TYPE', `${fn}: ${name} must be a Float32Array or a { data, dims } tensor, got ${describe(value)}`);
+    const hint = ArrayBuffer.isView(value) ? `; convert it first: new Float32Array(${name})` : '';
+    throw new PosEncError('INVALID_TYPE', `${fn}: ${name} must be a Float32Array or a { data, dims } tensor, got ${describe(value)}${hint}`);
   }
   const resolved = shapeOf(fn, isFloat32Array(value) ? dimsName : `${name}.dims`, shape);
   const size = resolved.reduce((a, b) => a * b, 1);
@@ -160,6 +204,24 @@ export function tensor(fn: string, name: string, value: unknown, dims: unknown, 
     throw new PosEncError('SHAPE_MISMATCH', `${fn}: ${name} has ${array.length} elements, but dims [${resolved.join(', ')}] need ${size}`);
   }
   return { data: array, dims: resolved, size };
+}
+
+/** Whether `value` looks like a TensorFlow.js tensor (shape, dtype and dataSync; no dims). */
+export function isTfjsTensor(value: unknown): value is { shape: number[]; dtype: string; dataSync(): ArrayLike<number> } {
+  return value !== null && typeof value === 'object' && Array.isArray((value as { shape?: unknown }).shape)
+    && typeof (value as { dtype?: unknown }).dtype === 'string' && typeof (value as { dataSync?: unknown }).dataSync === 'function';
+}
+
+/** The INVALID_TYPE message for a tensor whose data is not float32: what it is and how to convert it. */
+function notFloat32(fn: string, name: string, value: TensorLike): string {
+  const data = value.data;
+  const type = typeof value.type === 'string' ? value.type : undefined;
+  const tag = Object.prototype.toString.call(data);
+  const half = type === 'float16' || tag === '[object Float16Array]';
+  const float = half || type === 'float64' || tag === '[object Float64Array]' || (type === undefined && Array.isArray(data));
+  const what = half ? 'a float16 tensor' : type ? `a '${type}' tensor` : `a tensor of ${describe(data)}`;
+  return `${fn}: ${name} is ${what}, and posenc computes in float32 (${name}.data must be a Float32Array)` +
+    (float ? `: pass pe.tensors.from(${name}), a float32 copy${half ? ' (float16 values convert exactly)' : ''}` : '');
 }
 
 /** A TensorArg for a WasmTensor: `data` re-derives the view on each read, so it survives memory growth. */

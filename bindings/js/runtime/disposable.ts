@@ -1,6 +1,9 @@
+/// <reference lib="esnext.disposable" preserve="true" />
 // HeapObject: the one base of every posenc object that owns a block of WebAssembly memory
 // (WasmTensor, RopeCache, PositionTable). `dispose()` frees the block and is the documented way;
 // a FinalizationRegistry frees the blocks of objects a caller forgot, once they are collected.
+// The lib reference above is kept in the published typings, so `using x = ...` type-checks for
+// consumers whose TypeScript lib setting lacks esnext.disposable (it declares Symbol.dispose).
 import { PosEncError } from './errors.js';
 import type { Heap } from './heap.js';
 import type { Ptr } from './raw-module.js';
@@ -17,6 +20,12 @@ const registry = typeof FinalizationRegistry === 'function'
 
 /** `Symbol.dispose` where the engine has it (explicit resource management, `using`), else a stand-in. */
 export const disposeSymbol: symbol = (Symbol as { dispose?: symbol }).dispose ?? Symbol.for('Symbol.dispose');
+
+/**
+ * A JS object owning one block of WebAssembly memory. Disposable: `using t = pe.memory.tensor(...)`
+ * disposes of it at the end of the block.
+ */
+export interface HeapObject extends Disposable {}
 
 /** A JS object owning one block of WebAssembly memory. */
 export abstract class HeapObject {

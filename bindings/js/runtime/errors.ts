@@ -7,7 +7,7 @@ import { STATUS_ERROR_CODES } from '../generated/boundary.js';
  * | code | meaning |
  * | --- | --- |
  * | `INVALID_TYPE` | an argument has the wrong JS type (e.g. a plain array where a Float32Array is required) |
- * | `INVALID_ARGUMENT` | a value outside its domain: NaN, non-integer or non-positive size, odd `rotaryDim`, unknown enum string |
+ * | `INVALID_ARGUMENT` | a value outside its domain: NaN, non-integer or non-positive size, odd `rotaryDim`, unknown enum string; `createPosEnc` called again with other loading options |
  * | `MISSING_OPTION` | a required option is absent |
  * | `UNKNOWN_OPTION` | an option name posenc does not know (usually a typo) |
  * | `SHAPE_MISMATCH` | an array whose length does not match its stated shape, or tensors that do not fit together |
@@ -18,6 +18,7 @@ import { STATUS_ERROR_CODES } from '../generated/boundary.js';
  * | `INVALID_FILE` | a file (`.npy`, `.safetensors`) that cannot be read as a table |
  * | `DISPOSED` | a reusable object was used after `dispose()` |
  * | `UNSUPPORTED` | the JavaScript engine lacks WebAssembly SIMD |
+ * | `LOAD_FAILED` | `posenc.wasm` could not be fetched, read or compiled (the message names the URL or path tried and the fix) |
  * | `INTERNAL` | a bug in posenc; please report it |
  */
 export type PosEncErrorCode =
@@ -33,6 +34,7 @@ export type PosEncErrorCode =
   | 'INVALID_FILE'
   | 'DISPOSED'
   | 'UNSUPPORTED'
+  | 'LOAD_FAILED'
   | 'INTERNAL';
 
 /** The error posenc throws for every bad input. The module stays usable after it. */
@@ -40,8 +42,8 @@ export class PosEncError extends Error {
   /** A stable code (see {@link PosEncErrorCode}). */
   readonly code: PosEncErrorCode;
 
-  constructor(code: PosEncErrorCode, message: string) {
-    super(message);
+  constructor(code: PosEncErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'PosEncError';
     this.code = code;
   }

@@ -196,6 +196,13 @@ export function parseScaling(fn: string, value: unknown): ParsedScaling {
     throw new PosEncError('INVALID_TYPE', `${fn}: scaling must be an object { type, ...parameters }, got ${args.describe(value)}`);
   }
   const s = value as Record<string, unknown>;
+  for (const key of Object.keys(s)) { // a Hugging Face rope_scaling object as it is: say so before "type is required"
+    const camel = args.camelCaseFor(key, ['type', ...new Set(Object.values(SCALING_KEYS).flat())]);
+    if (camel) {
+      throw new PosEncError('UNKNOWN_OPTION', `${fn}: unknown option 'scaling.${key}' (posenc's options are camelCase: ` +
+        `did you mean 'scaling.${camel}'?); to use a model's config.json as it is, pass it to pe.rope.fromConfig(config)`);
+    }
+  }
   if (s.type === undefined) throw new PosEncError('MISSING_OPTION', `${fn}: option 'scaling.type' is required`);
   const typeIndex = args.choice(fn, 'scaling.type', s.type, SCALING_TYPES);
   const type = SCALING_TYPES[typeIndex]!;

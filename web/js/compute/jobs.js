@@ -85,18 +85,6 @@ function ropeScores(pe, a) {
   return { result: { values }, transfer: [values.buffer] };
 }
 
-/**
- * One head of pe.alibi.bias (which computes every head: up to 128 × 512 × 512 values, too many
- * for the main thread).
- * @param {PosEnc} pe @param {import('posenc').AlibiBiasOptions & { head: number }} a  head counts from 1
- */
-function alibiHead(pe, a) {
-  const { head, ...options } = a;
-  const size = options.qLen * options.kLen;
-  const bias = pe.alibi.bias(options).data.slice((head - 1) * size, head * size);
-  return { result: { bias }, transfer: [bias.buffer] };
-}
-
-export const JOBS = { sinusoidal, sinusoidalCurves, ropeScores, alibiHead };
+export const JOBS = { sinusoidal, sinusoidalCurves, ropeScores };
 /** @typedef {typeof JOBS} Jobs */
 /** @typedef {keyof Jobs} JobName */

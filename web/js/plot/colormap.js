@@ -67,25 +67,33 @@ export class ColorMap {
 
   /**
    * Writes the RGBA pixels of `values` into `pixels` (an ImageData's data); ±∞ and NaN are grey.
-   * @param {ArrayLike<number>} values @param {Uint8ClampedArray} pixels
+   * Returns whether any value was such a masked one.
+   * @param {Float32Array} values @param {Uint8ClampedArray} pixels
    */
   paint(values, pixels) {
     const lut = this.lut;
     const [m0, m1, m2] = MASKED;
+    const [lo, hi] = this.range;
+    const scale = hi > lo ? 255 / (hi - lo) : 0;
+    const middle = hi > lo ? -1 : 128;
+    let masked = false;
     for (let i = 0, p = 0; i < values.length; i++, p += 4) {
       const v = values[i];
-      if (!Number.isFinite(v)) {
+      if (v - v !== 0) { // not finite
+        masked = true;
         pixels[p] = m0;
         pixels[p + 1] = m1;
         pixels[p + 2] = m2;
       } else {
-        const c = this.index(v) * 3;
+        const t = middle >= 0 ? middle : Math.round((v - lo) * scale); // the same index as index(v)
+        const c = (t <= 0 ? 0 : t >= 255 ? 255 : t) * 3;
         pixels[p] = lut[c];
         pixels[p + 1] = lut[c + 1];
         pixels[p + 2] = lut[c + 2];
       }
       pixels[p + 3] = 255;
     }
+    return masked;
   }
 }
 

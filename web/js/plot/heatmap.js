@@ -14,9 +14,9 @@ import { tick } from '../ui/format.js';
 export const MARGIN = { left: 56, right: 78, top: 10, bottom: 44 };
 
 /**
- * @typedef {{ values: ArrayLike<number>, rows: number, cols: number }} Grid
+ * @typedef {{ values: Float32Array, rows: number, cols: number }} Grid
  * @typedef {object} MatrixData
- * @property {ArrayLike<number>} values  row-major [rows, cols]
+ * @property {Float32Array} values  row-major [rows, cols]
  * @property {number} rows
  * @property {number} cols
  * @property {readonly [number, number]} range  the colour scale's [lo, hi]
@@ -25,7 +25,6 @@ export const MARGIN = { left: 56, right: 78, top: 10, bottom: 44 };
  * @property {readonly string[]} [rowLabels]  names of the rows (tokens) instead of numbers
  * @property {readonly string[]} [colLabels]
  * @property {Grid} [view]  the matrix already averaged to the plot's pixels (by a worker)
- * @property {boolean} [masked]  whether some entries are masked (default: found in the picture)
  */
 
 /**
@@ -115,11 +114,8 @@ export class Heatmap {
     this.image.height = rows;
     const ictx = /** @type {CanvasRenderingContext2D} */ (this.image.getContext('2d'));
     const pixels = ictx.createImageData(cols, rows);
-    this.colors.paint(view.values, pixels.data);
+    this.masked = this.colors.paint(view.values, pixels.data);
     ictx.putImageData(pixels, 0, 0);
-    let masked = m.masked ?? false;
-    for (let i = 0; m.masked === undefined && i < view.values.length && !masked; i++) masked = !Number.isFinite(view.values[i]);
-    this.masked = masked;
     this.imageKey = key;
     this.plot.canvas.dataset.shown = `${rows}x${cols} of ${m.rows}x${m.cols}`; // averaged or not, for the tests
   }

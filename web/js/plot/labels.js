@@ -1,7 +1,8 @@
 // Labels that do not sit on the lines of a plot or on each other. What a plot draws is marked in
 // a coarse grid of occupied cells; each label tries its candidate positions in order and takes the
-// first free one (or, if none is free, the least covered, counted as an overlap). Labels are drawn
-// with a halo of the background colour, so they stay legible wherever they land.
+// first free one. A label with no free place is left out, moved elsewhere by its plot (a line
+// plot's legend) or, if it must be drawn, counted as an overlap. Labels have a halo of the
+// background colour.
 import { INK, PAPER, PLOT_FONT } from './canvas.js';
 
 /**
@@ -42,42 +43,47 @@ export class LabelLayout {
     for (let s = 0; s <= steps; s++) this.#mark(x0 + ((x1 - x0) * s) / steps, y0 + ((y1 - y0) * s) / steps);
   }
 
-  /** Marks a rectangle (text, a legend, a dot). @param {Box} b */
-  box(b) {
-    for (let y = b.y; y <= b.y + b.h; y += CELL) for (let x = b.x; x <= b.x + b.w; x += CELL) this.#mark(x, y);
-    this.#mark(b.x + b.w, b.y + b.h);
+  /** The grid cells a box covers: [c0, c1] × [r0, r1] (its right and bottom edges excluded). @param {Box} b */
+  #cells(b) {
+    const last = (/** @type {number} */ v) => Math.ceil(v / CELL) - 1;
+    return { c0: Math.floor(b.x / CELL), c1: last(b.x + b.w), r0: Math.floor(b.y / CELL), r1: last(b.y + b.h) };
   }
 
-  /** How many occupied cells a box covers. @param {Box} b */
+  /** Marks a rectangle (text, a legend, a dot). @param {Box} b */
+  box(b) {
+    const { c0, c1, r0, r1 } = this.#cells(b);
+    for (let r = Math.max(0, r0); r <= Math.min(this.rows - 1, r1); r++) {
+      for (let c = Math.max(0, c0); c <= Math.min(this.cols - 1, c1); c++) this.grid[r * this.cols + c] = 1;
+    }
+  }
+
+  /** How many occupied cells a box covers; a box that leaves the canvas costs as much as a line under it. @param {Box} b */
   cost(b) {
-    let n = 0;
-    const c0 = Math.max(0, Math.floor(b.x / CELL));
-    const c1 = Math.min(this.cols - 1, Math.floor((b.x + b.w) / CELL));
-    const r0 = Math.max(0, Math.floor(b.y / CELL));
-    const r1 = Math.min(this.rows - 1, Math.floor((b.y + b.h) / CELL));
-    for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) n += this.grid[r * this.cols + c];
-    // a box that leaves the canvas is as bad as one on a line
-    const outside = b.x < 0 || b.y < 0 || c1 < Math.floor((b.x + b.w) / CELL) || r1 < Math.floor((b.y + b.h) / CELL);
-    return n + (outside ? 1000 : 0);
+    const { c0, c1, r0, r1 } = this.#cells(b);
+    let n = c0 < 0 || r0 < 0 || c1 >= this.cols || r1 >= this.rows ? 1000 : 0;
+    for (let r = Math.max(0, r0); r <= Math.min(this.rows - 1, r1); r++) {
+      for (let c = Math.max(0, c0); c <= Math.min(this.cols - 1, c1); c++) n += this.grid[r * this.cols + c];
+    }
+    return n;
   }
 
   /** The box a text takes at a candidate. @param {number} width @param {Candidate} at @returns {Box} */
   static boxOf(width, at) {
     const x = at.align === 'left' ? at.x : at.align === 'right' ? at.x - width : at.x - width / 2;
     const y = at.baseline === 'top' ? at.y : at.baseline === 'bottom' ? at.y - TEXT_HEIGHT : at.y - TEXT_HEIGHT / 2;
-    return { x: x - 2, y: y - 1, w: width + 4, h: TEXT_HEIGHT + 2 };
+    return { x: x - 2, y, w: width + 4, h: TEXT_HEIGHT };
   }
 
   /**
-   * Draws `text` at the first free candidate (else the least covered) and marks its box.
-   * `optional` labels are skipped instead of drawn over something. Returns whether it was drawn.
+   * The first free candidate for `text` (else the least covered one) and its cost; a free one is
+   * marked as taken. Null without candidates.
    * @param {CanvasRenderingContext2D} ctx @param {string} text @param {Candidate[]} candidates
-   * @param {{ color?: string, optional?: boolean }} [style]
    */
-  draw(ctx, text, candidates, { color = INK, optional = false } = {}) {
+  place(ctx, text, candidates) {
     ctx.save();
     ctx.font = PLOT_FONT;
     const width = ctx.measureText(text).width;
+    ctx.restore();
     /** @type {{ at: Candidate, box: Box, cost: number } | null} */
     let best = null;
     for (const at of candidates) {
@@ -86,22 +92,40 @@ export class LabelLayout {
       if (!best || cost < best.cost) best = { at, box, cost };
       if (cost === 0) break;
     }
-    if (!best || (optional && best.cost > 0)) {
-      ctx.restore();
-      return false;
-    }
-    if (best.cost > 0) this.overlaps++;
-    this.placed++;
-    this.box(best.box);
-    ctx.textAlign = best.at.align;
-    ctx.textBaseline = best.at.baseline;
+    if (best?.cost === 0) this.box(best.box);
+    return best;
+  }
+
+  /** Writes `text` at `at` with a halo of the background colour. @param {CanvasRenderingContext2D} ctx @param {string} text @param {Candidate} at */
+  static write(ctx, text, at, color = INK) {
+    ctx.save();
+    ctx.font = PLOT_FONT;
+    ctx.textAlign = at.align;
+    ctx.textBaseline = at.baseline;
     ctx.lineJoin = 'round';
     ctx.lineWidth = 4;
     ctx.strokeStyle = PAPER;
-    ctx.strokeText(text, best.at.x, best.at.y);
+    ctx.strokeText(text, at.x, at.y);
     ctx.fillStyle = color;
-    ctx.fillText(text, best.at.x, best.at.y);
+    ctx.fillText(text, at.x, at.y);
     ctx.restore();
+  }
+
+  /**
+   * Draws `text` at the first free candidate, else (unless `optional`: then it is left out) at the
+   * least covered one, counted as an overlap. Returns whether it was drawn.
+   * @param {CanvasRenderingContext2D} ctx @param {string} text @param {Candidate[]} candidates
+   * @param {{ color?: string, optional?: boolean }} [style]
+   */
+  draw(ctx, text, candidates, { color = INK, optional = false } = {}) {
+    const best = this.place(ctx, text, candidates);
+    if (!best || (optional && best.cost > 0)) return false;
+    if (best.cost > 0) {
+      this.overlaps++;
+      this.box(best.box);
+    }
+    this.placed++;
+    LabelLayout.write(ctx, text, best.at, color);
     return true;
   }
 

@@ -2,7 +2,7 @@
 // lines with labels placed off the data (labels.js), a legend, and a cursor along x that follows
 // the mouse, a tap, a sideways drag and the arrow keys; the owner turns it into a readout.
 import { interactive, PlotCanvas } from './canvas.js';
-import { paintLinePlot } from './lineplot-paint.js';
+import { MARGIN, paintLinePlot } from './lineplot-paint.js';
 
 /**
  * @typedef {object} Series
@@ -36,8 +36,6 @@ import { paintLinePlot } from './lineplot-paint.js';
  * @property {(x: number, index: number) => void} [onCursor]  the cursor moved to point `index` of the first series
  */
 
-/** Room for the legend (top) and the axes (left, bottom). */
-export const MARGIN = { left: 58, right: 14, top: 26, bottom: 44 };
 
 export class LinePlot {
   /** @param {HTMLElement} container @param {LinePlotOptions} o */
@@ -51,6 +49,8 @@ export class LinePlot {
     this.hlines = [];
     /** @type {number | null} */
     this.cursorIndex = null;
+    /** The top of the plot: below the legend, which may take several rows (lineplot-paint.js). */
+    this.top = MARGIN.top;
     this.plot = new PlotCanvas(container, (ctx, w, h) => paintLinePlot(ctx, this, w, h), o.label);
     if (o.onCursor) interactive(this.plot, 'line plot', { pointer: (e) => this.pointer(e), key: (e) => this.key(e) });
   }
@@ -88,7 +88,7 @@ export class LinePlot {
   }
 
   rect() {
-    return { x: MARGIN.left, y: MARGIN.top, w: this.plot.width - MARGIN.left - MARGIN.right, h: this.plot.height - MARGIN.top - MARGIN.bottom };
+    return { x: MARGIN.left, y: this.top, w: this.plot.width - MARGIN.left - MARGIN.right, h: this.plot.height - this.top - MARGIN.bottom };
   }
 
   /** The data's extent, padded, with the options' fixed ranges. */

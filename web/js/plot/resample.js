@@ -4,78 +4,109 @@
 // mean of the cells it covers, so detail finer than a pixel fades to its average.
 
 /**
- * How each of `n` input cells spreads over `m` <= n output cells of equal total width: output
- * index and weight of its first part, and of its second part when it straddles a boundary.
+ * Output cell k of `m` covers input cells [k·n/m, (k+1)·n/m): the first and last whole cells, and
+ * the weights of the partial cells at either end (an axis of `n` cells shrunk to `m` <= n).
  * @param {number} n @param {number} m
  */
-function spans(n, m) {
-  const first = new Int32Array(n);
-  const firstWeight = new Float64Array(n);
-  const scale = m / n; // the width of an input cell in output cells (<= 1)
-  for (let c = 0; c < n; c++) {
-    const lo = c * scale;
-    const hi = (c + 1) * scale;
-    const a = Math.min(m - 1, Math.floor(lo));
-    first[c] = a;
-    // the part before the boundary a + 1 (all of it when the cell does not cross one)
-    firstWeight[c] = Math.min(hi, a + 1) - lo;
+function cover(n, m) {
+  const from = new Int32Array(m);
+  const to = new Int32Array(m); // exclusive
+  const head = new Float64Array(m); // weight of cell from - 1 (0 if none)
+  const tail = new Float64Array(m); // weight of cell `to` (0 if none)
+  for (let k = 0; k < m; k++) {
+    const lo = (k * n) / m;
+    const hi = ((k + 1) * n) / m;
+    from[k] = Math.ceil(lo);
+    to[k] = Math.floor(hi);
+    head[k] = from[k] - lo;
+    tail[k] = hi - to[k];
+    if (from[k] > to[k]) { // inside one cell: all of the weight on it
+      from[k] = to[k];
+      head[k] = 0;
+      tail[k] = hi - lo;
+    }
   }
-  return { first, firstWeight, scale };
+  return { from, to, head, tail };
 }
 
 /**
  * Averages a row-major [rows, cols] matrix down to [outRows, outCols] (each at most the input's).
  * Non-finite cells (−∞ marks a masked entry) are left out of the means; an output cell that covers
  * only such cells is −∞. Returns the input itself when no axis shrinks.
- * @param {ArrayLike<number>} values @param {number} rows @param {number} cols @param {number} outRows @param {number} outCols
- * @returns {ArrayLike<number>}
+ * @param {Float32Array} values @param {number} rows @param {number} cols @param {number} outRows @param {number} outCols
+ * @returns {Float32Array}
  */
 export function areaAverage(values, rows, cols, outRows, outCols) {
   if (outRows >= rows && outCols >= cols) return values;
   outRows = Math.min(outRows, rows);
   outCols = Math.min(outCols, cols);
   // columns: [rows, cols] -> sums and finite weights of [rows, outCols]
-  const { first: colOut, firstWeight: colWeight, scale: colScale } = spans(cols, outCols);
+  const c = cover(cols, outCols);
   const sum = new Float64Array(rows * outCols);
   const weight = new Float64Array(rows * outCols);
-  for (let r = 0; r < rows; r++) {
-    const base = r * outCols;
-    const src = r * cols;
-    for (let c = 0; c < cols; c++) {
-      const v = values[src + c];
-      if (v - v !== 0) continue; // not finite (−∞ marks a masked entry)
-      const a = base + colOut[c];
-      const w = colWeight[c];
-      sum[a] += w * v;
-      weight[a] += w;
-      const rest = colScale - w;
-      if (rest > 1e-12) {
-        sum[a + 1] += rest * v;
-        weight[a + 1] += rest;
+  if (outCols === cols) { // only the rows shrink
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (v - v === 0) {
+        sum[i] = v;
+        weight[i] = 1;
       }
+    }
+  }
+  for (let r = 0; r < rows && outCols < cols; r++) {
+    const src = r * cols;
+    const dst = r * outCols;
+    for (let k = 0; k < outCols; k++) {
+      let s = 0;
+      let w = 0;
+      for (let i = src + c.from[k], end = src + c.to[k]; i < end; i++) {
+        const v = values[i];
+        if (v - v === 0) { // finite (−∞ marks a masked entry)
+          s += v;
+          w += 1;
+        }
+      }
+      const h = c.head[k];
+      if (h > 0) {
+        const v = values[src + c.from[k] - 1];
+        if (v - v === 0) {
+          s += h * v;
+          w += h;
+        }
+      }
+      const t = c.tail[k];
+      if (t > 0) {
+        const v = values[src + c.to[k]];
+        if (v - v === 0) {
+          s += t * v;
+          w += t;
+        }
+      }
+      sum[dst + k] = s;
+      weight[dst + k] = w;
     }
   }
   // rows: [rows, outCols] -> [outRows, outCols]
-  const { first: rowOut, firstWeight: rowWeight, scale: rowScale } = spans(rows, outRows);
-  const outSum = new Float64Array(outRows * outCols);
-  const outWeight = new Float64Array(outRows * outCols);
-  for (let r = 0; r < rows; r++) {
-    const a = rowOut[r] * outCols;
-    const w = rowWeight[r];
-    const rest = rowScale - w;
-    const src = r * outCols;
-    for (let c = 0; c < outCols; c++) {
-      outSum[a + c] += w * sum[src + c];
-      outWeight[a + c] += w * weight[src + c];
-    }
-    if (rest > 1e-12) {
-      for (let c = 0; c < outCols; c++) {
-        outSum[a + outCols + c] += rest * sum[src + c];
-        outWeight[a + outCols + c] += rest * weight[src + c];
-      }
-    }
-  }
+  const rc = cover(rows, outRows);
   const out = new Float32Array(outRows * outCols);
-  for (let i = 0; i < out.length; i++) out[i] = outWeight[i] > 0 ? outSum[i] / outWeight[i] : -Infinity;
+  const s = new Float64Array(outCols);
+  const w = new Float64Array(outCols);
+  /** @param {number} row @param {number} by */
+  const add = (row, by) => {
+    const src = row * outCols;
+    for (let k = 0; k < outCols; k++) {
+      s[k] += by * sum[src + k];
+      w[k] += by * weight[src + k];
+    }
+  };
+  for (let k = 0; k < outRows; k++) {
+    s.fill(0);
+    w.fill(0);
+    for (let row = rc.from[k]; row < rc.to[k]; row++) add(row, 1);
+    if (rc.head[k] > 0) add(rc.from[k] - 1, rc.head[k]);
+    if (rc.tail[k] > 0) add(rc.to[k], rc.tail[k]);
+    const dst = k * outCols;
+    for (let j = 0; j < outCols; j++) out[dst + j] = w[j] > 0 ? s[j] / w[j] : -Infinity;
+  }
   return out;
 }

@@ -5,7 +5,7 @@
 // draws are marked "not redrawn", so a picture of other settings never passes for the current one.
 import { Panel } from './controls.js';
 import { showCall } from './readout.js';
-import { nextTask, perFrame } from './schedule.js';
+import { nextTask } from './schedule.js';
 
 /** @typedef {import('posenc').PosEnc} PosEnc */
 /** @typedef {import('./control-specs.js').Specs} Specs */
@@ -160,21 +160,28 @@ export class Section {
       for (const a of actions) a.toggleAttribute('disabled', message !== null);
     };
     let generation = 0;
-    return perFrame(async () => {
+    let scheduled = false;
+    const run = async () => {
       const mine = ++generation;
       const current = () => mine === generation;
-      this.#busy(1);
+      await nextTask();
+      if (!current()) return;
       try {
-        await nextTask();
-        if (!current()) return;
         const drew = await work(current);
         if (current() && drew !== false) settle(null);
       } catch (error) {
         if (current()) settle(messageOf(error, this.pe));
-      } finally {
-        this.#busy(-1);
       }
-    });
+    };
+    return () => {
+      if (scheduled) return;
+      scheduled = true;
+      this.#busy(1); // from the request on, so a test that waits for the section waits for this too
+      requestAnimationFrame(() => {
+        scheduled = false;
+        run().finally(() => this.#busy(-1));
+      });
+    };
   }
 
   /** Runs `promise` with the section marked busy. @template T @param {Promise<T>} promise @returns {Promise<T>} */

@@ -5,6 +5,7 @@ import { Heatmap } from '../../plot/heatmap.js';
 import { LinePlot } from '../../plot/lineplot.js';
 import { signed } from '../../ui/format.js';
 import { field, setReadout, valueSpan } from '../../ui/readout.js';
+import { nextTask } from '../../ui/schedule.js';
 import { robustMax } from './file.js';
 
 /** @typedef {import('../../ui/section.js').Figure} Figure */
@@ -60,8 +61,8 @@ export function tableFigures(tableFigure, rowFigure, onRow) {
     get cell() {
       return cell;
     },
-    /** Shows a table (the previous one's wasm memory is freed). @param {Shown} next */
-    show(next) {
+    /** Shows a table (the previous one's wasm memory is freed), the row in a task of its own. @param {Shown} next */
+    async show(next) {
       shown?.table.dispose();
       shown = next;
       const c = robustMax(next.data);
@@ -69,6 +70,7 @@ export function tableFigures(tableFigure, rowFigure, onRow) {
       cell = { row: Math.min(cell.row, next.rows - 1), col: Math.min(cell.col, next.dim - 1) };
       heatmap.setCursor(cell.row, cell.col);
       readCell();
+      await nextTask();
       drawRow();
     },
     /** Row p, picked in another figure. @param {number} p */

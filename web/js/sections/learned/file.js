@@ -72,9 +72,9 @@ export function readTable(pe, file, name) {
   return { data: tensor.data, rows, dim };
 }
 
-/** The largest |value| below which `q` of the values lie (from a sample), for the colour scale. @param {Float32Array} data */
+/** The largest |value| below which `q` of the values lie (from a sample of 50 000), for the colour scale. @param {Float32Array} data */
 export function robustMax(data, q = 0.995) {
-  const step = Math.max(1, Math.floor(data.length / 200_000));
+  const step = Math.max(1, Math.floor(data.length / 50_000));
   const sample = new Float32Array(Math.ceil(data.length / step));
   for (let i = 0, k = 0; i < data.length; i += step, k++) sample[k] = Math.abs(data[i]);
   sample.sort();

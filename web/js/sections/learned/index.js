@@ -4,6 +4,7 @@
 // nothing: the picker, the info line and the figures keep showing the table they showed.
 import { button, choice, file as fileControl } from '../../ui/control-specs.js';
 import { bytes as formatBytes, int } from '../../ui/format.js';
+import { nextTask } from '../../ui/schedule.js';
 import { SimilarityFigures } from '../similarity/figures.js';
 import { tableFigures } from './figures.js';
 import { preferredEntry, readFile, readTable } from './file.js';
@@ -44,11 +45,16 @@ export function mount(section) {
     if (current) tensor.set('tensor', current.name); // the picker shows what the figures show
   }
 
-  /** Shows tensor `name` of `file`; on success the picker and the info line follow. @param {TableFile} file @param {string} name */
-  function show(file, name) {
+  /**
+   * Shows tensor `name` of `file`; on success the picker and the info line follow. The figures are
+   * drawn in separate tasks (a GPT-2 table is 786 432 values), so the page stays responsive.
+   * @param {TableFile} file @param {string} name
+   */
+  async function show(file, name) {
     const t = readTable(pe, file, name);
     const positions = pe.learned.createTable({ data: t.data, dims: [t.rows, t.dim] });
-    table.show({ table: positions, data: t.data, rows: t.rows, dim: t.dim });
+    await nextTask();
+    await table.show({ table: positions, data: t.data, rows: t.rows, dim: t.dim });
     const text = `${file.name} · ${file.kind === 'npy' ? 'array' : name} · ${int(t.rows)} positions × ${int(t.dim)} dims · ${formatBytes(file.bytes.length)}`;
     current = { file, name, info: text };
     info.textContent = text;
@@ -64,7 +70,9 @@ export function mount(section) {
       `const positions = pe.learned.createTable(table);          // kept in WebAssembly memory, dims ${dims}`,
       `const row = positions.lookup({ positionIds: [p] });        // dims [1, ${t.dim}]`,
     ]);
-    return similarity.setTable(t.data, t.rows, t.dim).then(() => similarity.selectRow(table.cell.row));
+    await nextTask();
+    await similarity.setTable(t.data, t.rows, t.dim);
+    similarity.selectRow(table.cell.row);
   }
 
   /** Reads a file's bytes and shows its most likely position table. @param {string} name @param {Uint8Array} bytes */

@@ -60,7 +60,7 @@ export function alibiPart(section) {
       [`bias[${state.h - 1}, ${i}, ${j}] = `, valueSpan('bias', signed(v, 6))]);
   }
 
-  const update = section.updater({ status: section.status(settings), figures: [slopesFig, biasFig] }, async (current) => {
+  const update = section.updater({ status: section.status(settings), figures: [slopesFig, biasFig] }, () => {
     if (!lengths) return false;
     const heads = settings.get('heads');
     if (Number.isInteger(heads) && heads > 0 && heads <= 128) settings.setMax('head', heads);
@@ -69,10 +69,10 @@ export function alibiPart(section) {
     const { maxBias, head: h, form } = settings.values();
     const { qLen, kLen, queryOffset } = lengths;
     const slopes = pe.alibi.slopes({ numHeads: heads, maxBias });
-    // every head's bias is computed (in the worker, as there may be 128 × 512 × 512 values); one comes back
-    const result = await section.compute.run('alibi', 'alibiHead', { numHeads: heads, maxBias, form, qLen, kLen, queryOffset, head: h });
-    if (!result || !current()) return false;
-    const bias = result.bias;
+    // Head h alone: a one-head ALiBi has the slope 2^−maxBias, so maxBias = −log2(m_h) gives head h's
+    // bias without computing all heads (128 × 512 × 512 values would take a second).
+    const alone = -Math.log2(slopes[h - 1]);
+    const bias = pe.alibi.bias({ numHeads: 1, maxBias: alone, form, qLen, kLen, queryOffset }).data;
     state = { bias, h };
     let max = 0;
     for (const v of bias) if (Number.isFinite(v)) max = Math.max(max, Math.abs(v));
@@ -87,7 +87,8 @@ export function alibiPart(section) {
     readCell();
     section.calls('alibi', [
       `pe.alibi.slopes({ numHeads: ${heads}, maxBias: ${maxBias} });`,
-      `pe.alibi.bias({ numHeads: ${heads}, qLen: ${qLen}, kLen: ${kLen}, queryOffset: ${queryOffset}, maxBias: ${maxBias}, form: '${form}' });   // [${heads}, ${qLen}, ${kLen}]`,
+      `pe.alibi.bias({ numHeads: ${heads}, qLen: ${qLen}, kLen: ${kLen}, queryOffset: ${queryOffset}, maxBias: ${maxBias}, form: '${form}' });   // [${heads}, ${qLen}, ${kLen}]: all heads`,
+      `pe.alibi.bias({ numHeads: 1, qLen: ${qLen}, kLen: ${kLen}, queryOffset: ${queryOffset}, maxBias: ${num(alone, 6)}, form: '${form}' });   // head ${h} alone: maxBias = −log2(m_${h}), what this page calls`,
     ]);
     return true;
   });

@@ -5,6 +5,7 @@ import { Heatmap } from '../../plot/heatmap.js';
 import { check, number } from '../../ui/control-specs.js';
 import { int, signed, sub } from '../../ui/format.js';
 import { field, setReadout, valueSpan } from '../../ui/readout.js';
+import { nextTask } from '../../ui/schedule.js';
 import { PageError } from '../../ui/section.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
@@ -76,7 +77,7 @@ export function txlPart(section) {
         j <= mem + i ? ` = (memLen + i) − j = ${int(mem + i)} − ${j}` : '   (key after the query: a leftover the model masks)']);
   }
 
-  const update = section.updater({ status: section.status(settings), figures: [rFig, shiftFig] }, () => {
+  const update = section.updater({ status: section.status(settings), figures: [rFig, shiftFig] }, async (current) => {
     if (!lengths) return false;
     const problem = settings.problem();
     if (problem) throw new PageError(problem);
@@ -89,16 +90,20 @@ export function txlPart(section) {
     const r = pe.transformerXL.relativeSinusoid({ qLen, memLen: mem, dModel: d, clampLen: clamp });
     const shifted = pe.transformerXL.relShift({ data: bd, dims: [qLen, kLen] }, { maskFuture });
     state = { qLen, kLen, mem, d, clamp, r: r.data, shifted: shifted.data };
+    await nextTask(); // R has up to a million values: its picture gets a task of its own
+    if (!current()) return false;
     rMap.setData({ values: r.data, rows: kLen, cols: d, range: [-1, 1] });
     rCell = { row: Math.min(rCell.row, kLen - 1), col: Math.min(rCell.col, d - 1) };
     rMap.setCursor(rCell.row, rCell.col);
+    readR();
+    await nextTask(); // R has up to a million values: the rel-shift maps get a task of their own
+    if (!current()) return false;
     /** @type {[number, number]} */
     const range = [0, kLen - 1 || 1]; // distances from 0 (the query itself) to kLen − 1
     const keep = shiftCell; // setData moves the cursors; put them back on the same cell
     bdMap.setData({ values: bd, rows: qLen, cols: kLen, range, colormap: 'sequential' });
     shiftedMap.setData({ values: shifted.data, rows: qLen, cols: kLen, range, colormap: 'sequential' });
     pickShift(Math.min(keep.row, qLen - 1), Math.min(keep.col, kLen - 1), null);
-    readR();
     section.calls('txl', [
       `pe.transformerXL.relativeSinusoid({ qLen: ${qLen}, memLen: ${mem}, dModel: ${d}, clampLen: ${clamp} });   // R [${kLen}, ${d}]`,
       `pe.transformerXL.relShift({ data: bd, dims: [${qLen}, ${kLen}] }, { maskFuture: ${maskFuture} });`,

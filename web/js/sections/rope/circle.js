@@ -48,7 +48,7 @@ export function drawCircle(ctx, w, h, s) {
   // the texts in the corners first: position labels must not cover them
   layout.draw(ctx, `m = ${fixed(s.m, 2)}`, [{ x: 8, y: 8, align: 'left', baseline: 'top' }]);
   layout.draw(ctx, `→ lane ${s.a}`, [{ x: 8, y: 26, align: 'left', baseline: 'top' }], { color: MUTED });
-  layout.draw(ctx, `↑ lane ${s.b}`, [{ x: 8, y: 42, align: 'left', baseline: 'top' }], { color: MUTED });
+  layout.draw(ctx, `↑ lane ${s.b}`, [{ x: 8, y: 44, align: 'left', baseline: 'top' }], { color: MUTED });
   if (Math.abs(A - 1) > 1e-9) {
     ctx.setLineDash([4, 4]);
     ctx.beginPath();
@@ -98,11 +98,11 @@ export function drawCircle(ctx, w, h, s) {
   for (let k = n - 1; k >= 0; k--) {
     const pt = s.trail[k];
     const len = Math.hypot(pt.x, pt.y) || 1;
-    const [ux, uy] = [pt.x / len, -pt.y / len];
-    const out = R * len + 14;
-    const inside = R * len - 16;
-    const candidates = [out, inside].map((d) => ({
-      x: cx + d * ux, y: cy + d * uy, align: /** @type {CanvasTextAlign} */ ('center'), baseline: /** @type {'middle'} */ ('middle'),
+    const angle = Math.atan2(pt.y, pt.x);
+    // outside the circle first, straight out or a little to either side; then inside
+    const candidates = [[20, 0], [20, 0.12], [20, -0.12], [32, 0], [-22, 0], [-22, 0.15], [-22, -0.15]].map(([d, turn]) => ({
+      x: cx + (R * len + d) * Math.cos(angle + turn), y: cy - (R * len + d) * Math.sin(angle + turn),
+      align: /** @type {CanvasTextAlign} */ ('center'), baseline: /** @type {'middle'} */ ('middle'),
     }));
     layout.draw(ctx, String(pt.p), candidates, { color: INK, optional: true });
   }

@@ -8,7 +8,11 @@ import { choice, number, text } from '../../ui/control-specs.js';
 /** @typedef {'default' | 'linear' | 'ntk' | 'dynamic' | 'yarn' | 'llama3' | 'longrope'} ScalingType */
 /** @typedef {Record<string, number | number[] | string>} ScalingValues */
 
-/** Sensible starting values per type (Llama 3.1's for llama3, Phi-3.5's lengths for LongRoPE). @type {Record<ScalingType, ScalingValues>} */
+/**
+ * Sensible starting values per type (Llama 3.1's for llama3, Phi-3.5's lengths for LongRoPE); ''
+ * is a field left empty (LongRoPE's factor: posenc derives it from the two lengths).
+ * @type {Record<ScalingType, ScalingValues>}
+ */
 export const SCALING_DEFAULTS = {
   default: {},
   linear: { factor: 4 },
@@ -16,7 +20,7 @@ export const SCALING_DEFAULTS = {
   dynamic: { factor: 2, maxPositionEmbeddings: 2048 },
   yarn: { factor: 4, originalMaxPositionEmbeddings: 4096, betaFast: 32, betaSlow: 1 },
   llama3: { factor: 8, lowFreqFactor: 1, highFreqFactor: 4, originalMaxPositionEmbeddings: 8192 },
-  longrope: { originalMaxPositionEmbeddings: 4096, maxPositionEmbeddings: 131072 },
+  longrope: { originalMaxPositionEmbeddings: 4096, maxPositionEmbeddings: 131072, factor: '' },
 };
 const LISTS = ['shortFactor', 'longFactor'];
 

@@ -65,7 +65,7 @@ export function scoresPart(section) {
     for (const v of values) max = Math.max(max, Math.abs(v));
     scores = { n, values };
     figure.element.dataset.seed = String(seed); // which random q and k (randomVector seeds 2·seed and 2·seed + 1)
-    heatmap.setData({ values, rows: n, cols: n, range: [-max || -1, max || 1] });
+    heatmap.setData({ values: Float32Array.from(values), rows: n, cols: n, range: [-max || -1, max || 1] }); // float64 stays for the readout
     cell = { row: Math.min(cell.row, n - 1), col: Math.min(cell.col, n - 1) };
     heatmap.setCursor(cell.row, cell.col);
     read();

@@ -126,3 +126,13 @@ export function parseNumber(text) {
   if (Number.isNaN(v) && plain !== 'NaN') throw new Error(`not a number as the page writes it: ${text}`);
   return v;
 }
+
+/**
+ * Photographs a section whole: scrolled to first, so that it is laid out (sections out of view
+ * skip rendering and stand in with an estimated height until they come near).
+ */
+export async function photograph(scope, path, options = {}) {
+  await scope.evaluate((el) => el.scrollIntoView());
+  await settled(scope.page());
+  await scope.screenshot({ path, ...options });
+}

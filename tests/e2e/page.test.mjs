@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import { createPosEnc } from '../../dist/node.js';
 import { startServer } from '../../scripts/lib/server.mjs';
 import { ARTIFACTS, DESKTOP, openBrowser } from './harness.mjs';
-import { HEADINGS, canvasStats, fill, figure, heatmapCursor, numberField, section, select, settled } from './page-helpers.mjs';
+import { HEADINGS, canvasStats, fill, figure, heatmapCursor, numberField, photograph, section, select, settled } from './page-helpers.mjs';
 import { learnedTests } from './sections/learned.mjs';
 import { relativeTests } from './sections/relative.mjs';
 import { ropeScalingTests } from './sections/rope-scaling.mjs';
@@ -83,9 +83,9 @@ test('every figure is drawn on first load (the learned plots say what to load), 
         assert.ok(empty ? st.inked > 0.001 : st.inked > 0.01 && st.colours > 5, `"${caption}" looks blank: ${JSON.stringify(st)}`);
       }
     }
-    await s.screenshot({ path: `${ARTIFACTS}desktop-${heading.split(' ')[0].toLowerCase()}.png` });
+    await photograph(s, `${ARTIFACTS}desktop-${heading.split(' ')[0].toLowerCase()}.png`);
   }
-  await section(page, 'Comparison').screenshot({ path: `${ARTIFACTS}desktop-comparison.png` });
+  await photograph(section(page, 'Comparison'), `${ARTIFACTS}desktop-comparison.png`);
 });
 
 test('every control has an accessible name, and Tab reaches every one with a visible focus ring', async () => {

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 
 import { MARGIN } from '../../web/js/plot/heatmap.js';
 import { ARTIFACTS, PHONE } from './harness.mjs';
-import { HEADINGS, canvasStats, figure, readout, section, settled } from './page-helpers.mjs';
+import { HEADINGS, canvasStats, figure, photograph, readout, section, settled } from './page-helpers.mjs';
 
 /** Waits until the page has stopped scrolling (a swipe's fling goes on after the finger lifts). */
 async function scrollStill(page) {
@@ -83,9 +83,9 @@ export function phoneTests(shared) {
         // a finger put down on the plot and moved 200 px up (with touch-action: none nothing scrolls)
         const [x, y] = [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)];
         await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
-        for (let k = 1; k <= 10; k++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y - 20 * k }] });
+        for (let k = 1; k <= 5; k++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y - 40 * k }] });
         await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-        await settled(page);
+        await scrollStill(page);
         const moved = (await page.evaluate(() => scrollY)) - before;
         if (moved < 100) stuck.push(`${await canvas.getAttribute('aria-label')}: ${moved} px`);
       }
@@ -114,7 +114,7 @@ export function phoneTests(shared) {
           const st = await canvasStats(area);
           assert.ok(heading === 'Learned position tables' ? st.inked > 0.001 : st.inked > 0.01 && st.colours > 5, `a plot of "${heading}" looks blank: ${JSON.stringify(st)}`);
         }
-        await s.screenshot({ path: `${ARTIFACTS}phone-${heading.split(' ')[0].toLowerCase()}.png`, scale: 'css' });
+        await photograph(s, `${ARTIFACTS}phone-${heading.split(' ')[0].toLowerCase()}.png`, { scale: 'css' });
       }
     });
   });

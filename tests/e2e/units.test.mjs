@@ -6,7 +6,7 @@ import { test } from 'node:test';
 
 import { LabelLayout } from '../../web/js/plot/labels.js';
 import { areaAverage } from '../../web/js/plot/resample.js';
-import { bytes, fixed, int, num, signed, sub, tick } from '../../web/js/ui/format.js';
+import { bytes, fixed, int, num, plain, signed, sub, tick } from '../../web/js/ui/format.js';
 import { parseNumber } from './page-helpers.mjs';
 
 test('one number format: grouped integers, significant digits, m × 10ⁿ outside 1e-4..1e6', () => {
@@ -26,6 +26,9 @@ test('one number format: grouped integers, significant digits, m × 10ⁿ outsid
   assert.equal(tick(250000), '2.5×10⁵');
   assert.equal(tick(1000), '1\u2009000');
   assert.equal(tick(0.0005), '5×10⁻⁴');
+  assert.equal(plain(500000), '500\u2009000', 'a given number as given');
+  assert.equal(plain(0.5), '0.5');
+  assert.equal(plain(1e-7), '1 × 10⁻⁷');
   assert.equal(bytes(3 * 1024 * 1024), '3.0 MB');
   assert.equal(sub(12), '₁₂');
   for (const v of [0, 1, -6, 4096, 218500, 1.38345e6, 3.2e-7, -0.125, 999999.9]) assert.ok(Math.abs(parseNumber(num(v, 6)) - v) <= Math.abs(v) * 1e-5, `${v} reads back`);

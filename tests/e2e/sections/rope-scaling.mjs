@@ -8,7 +8,7 @@ import { randomVector } from '../../../web/js/toy.js';
 import { EXAMPLE_CONFIGS, formatConfig } from '../../../web/js/sections/rope/examples.js';
 import { SCALING_DEFAULTS, sampleLists } from '../../../web/js/sections/rope/scaling.js';
 import { bandRuns } from '../../../web/js/sections/rope/stretch.js';
-import { fixed, int, num, signed } from '../../../web/js/ui/format.js';
+import { fixed, int, num, plain, signed } from '../../../web/js/ui/format.js';
 import { canvasStats, choose, fill, heatmapCursor, numberField, parseNumber, plotKeys, press, readout, select, settled } from '../page-helpers.mjs';
 import { ropeParts } from './rope.mjs';
 
@@ -166,7 +166,7 @@ export function ropeScalingTests(ctx) {
         assert.deepEqual(JSON.parse(await p.config.getByRole('textbox', { name: 'config.json' }).inputValue()), EXAMPLE_CONFIGS[name], `${name}: the text box holds the config`);
         const out = p.config.locator('output');
         assert.equal(await out.getAttribute('data-state'), 'ok');
-        for (const key of ['headDim', 'rotaryDim', 'base', 'pairing']) assert.equal(await readout(out, key), String(spec[key]), `${name} ${key}`);
+        for (const [key, shown] of [['headDim', int], ['rotaryDim', int], ['base', plain], ['pairing', String]]) assert.equal(await readout(out, key), shown(spec[key]), `${name} ${key}`);
         assert.equal(spec.headDim, expected.headDim);
         assert.equal(await p.headDim.inputValue(), String(expected.headDim));
         assert.equal(await p.rotaryDim.inputValue(), String(expected.rotaryDim));

@@ -161,7 +161,7 @@ function textareaControl(spec, id) {
   const box = el('textarea', { id, rows: String(spec.rows), spellcheck: 'false', autocomplete: 'off' });
   if (spec.placeholder) box.placeholder = spec.placeholder;
   box.value = spec.value;
-  const wrapper = el('div', { class: 'control grow' }, el('label', { for: id, class: 'sr-only' }, spec.label), box);
+  const wrapper = el('div', { class: 'control wide' }, el('label', { for: id, class: 'sr-only' }, spec.label), box);
   return {
     wrapper, input: box, read: () => box.value, write: (v) => { box.value = String(v); },
     listen: (l) => box.addEventListener('input', l),

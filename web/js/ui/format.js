@@ -47,6 +47,23 @@ export function num(v, digits = 6) {
   return grouped(Number(`${mantissa}e${exponent}`).toFixed(Math.max(0, digits - 1 - exponent)));
 }
 
+/**
+ * A number as it was given (a setting, a config's value), in the shortest form that reads back
+ * exactly: 500 000, 0.5, 1 × 10⁻⁷. Computed values use num() instead.
+ * @param {number} v
+ */
+export function plain(v) {
+  const s = special(v);
+  if (s !== null) return s;
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  if (a >= 1e6 || a < 1e-4) {
+    const [mantissa, e] = v.toExponential().split('e');
+    return `${String(mantissa).replace('-', MINUS)} × 10${superscript(Number(e))}`;
+  }
+  return grouped(String(v));
+}
+
 /** A value with a sign and a fixed number of decimals, so columns line up: '+0.769231', '−0.125000'. @param {number} v */
 export function signed(v, decimals = 6) {
   const s = special(v);

@@ -12,6 +12,7 @@ export function valueSpan(name, text) {
 /** "key = value", the value in a tagged span (the tag defaults to the key). @param {string} key @param {string} value @param {string} [tag] */
 export function field(key, value, tag = key) {
   const span = document.createElement('span');
+  span.className = 'field'; // kept on one line: lines wrap between fields
   const k = document.createElement('span');
   k.className = 'k';
   k.textContent = `${key} = `;

@@ -80,6 +80,7 @@ export function mount(section) {
     let file;
     try {
       file = readFile(pe, name, bytes);
+      await nextTask(); // decoding a GPT-2 table takes a task of its own
       await show(file, preferredEntry(file).name);
     } catch (error) {
       fail(name, error);

@@ -79,9 +79,14 @@ export function bucketList(list, pick, neighbour) {
       current = li;
       li.classList.add('current');
       li.setAttribute('aria-current', 'true');
-      if (li.offsetTop < list.scrollTop || li.offsetTop + li.offsetHeight > list.scrollTop + list.clientHeight) {
-        list.scrollTop = li.offsetTop - list.clientHeight / 2; // the list scrolls, not the page
-      }
+      // keep it in view inside the list (not the page), once the next frame has laid the list out:
+      // reading positions now would force a layout of the whole page
+      requestAnimationFrame(() => setTimeout(() => {
+        if (li !== current) return;
+        if (li.offsetTop < list.scrollTop || li.offsetTop + li.offsetHeight > list.scrollTop + list.clientHeight) {
+          list.scrollTop = li.offsetTop - list.clientHeight / 2;
+        }
+      }));
     },
   };
 }

@@ -5,7 +5,7 @@
 import { INK, MUTED, PLOT_FONT } from '../../plot/canvas.js';
 import { seriesColour } from '../../plot/colormap.js';
 import { LabelLayout } from '../../plot/labels.js';
-import { fixed } from '../../ui/format.js';
+import { fixed, int } from '../../ui/format.js';
 
 /**
  * @typedef {object} CircleState
@@ -104,7 +104,7 @@ export function drawCircle(ctx, w, h, s) {
       x: cx + (R * len + d) * Math.cos(angle + turn), y: cy - (R * len + d) * Math.sin(angle + turn),
       align: /** @type {CanvasTextAlign} */ ('center'), baseline: /** @type {'middle'} */ ('middle'),
     }));
-    layout.draw(ctx, String(pt.p), candidates, { color: INK, optional: true });
+    layout.draw(ctx, int(pt.p), candidates, { color: INK, optional: true });
   }
   return layout;
 }

@@ -3,7 +3,7 @@
 // A config posenc cannot use shows its INVALID_CONFIG message, which names the field, in the same
 // readout, and the settings keep the last good config.
 import { button, textarea } from '../../ui/control-specs.js';
-import { int } from '../../ui/format.js';
+import { int, plain } from '../../ui/format.js';
 import { field, setReadout, valueSpan } from '../../ui/readout.js';
 import { EXAMPLE_CONFIGS, configContext, formatConfig } from './examples.js';
 import { scalingText } from './scaling.js';
@@ -48,7 +48,7 @@ export function configPart(section, use) {
     readout.dataset.state = 'ok';
     const context = configContext(JSON.parse(source));
     setReadout(readout,
-      [field('headDim', String(spec.headDim)), '   ', field('rotaryDim', String(spec.rotaryDim)), '   ', field('base', String(spec.base)), '   ', field('pairing', spec.pairing)],
+      [field('headDim', int(spec.headDim)), '   ', field('rotaryDim', int(spec.rotaryDim)), '   ', field('base', plain(spec.base)), '   ', field('pairing', spec.pairing)],
       [context ? `context = ${int(context)} tokens` : 'no context length in the config'],
       ['scaling = ', valueSpan('scaling', scalingText(spec.scaling)),
         spec.mropeSection ? `   mropeSection [${spec.mropeSection.join(', ')}] (pe.rope.applyMultimodal; drawn here as plain RoPE)` : '']);

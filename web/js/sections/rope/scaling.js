@@ -70,7 +70,6 @@ const parseList = (value) => value.split(/[\s,;[\]]+/).filter(Boolean).map(Numbe
 /** @param {Section} section @param {() => void} onChange */
 export function scalingControls(section, onChange) {
   const panel = section.panel('scaling', SCALING);
-  const row = panel.host;
   const note = section.part('scaling-note');
   const memory = structuredClone(SCALING_DEFAULTS); // per type: the values last shown
   /** @type {Record<string, unknown>} */
@@ -103,22 +102,6 @@ export function scalingControls(section, onChange) {
     const more = Object.entries(extras).map(([k, v]) => `${k} ${v}`).join(', ');
     note.textContent = type === 'default' ? 'θᵢ = base^(−2i/d), unchanged.' : more ? `also from the config: ${more}` : '';
   }
-
-  /** The row keeps the height of the type with the most fields at its width, so switching types moves nothing below. */
-  let reservedWidth = -1;
-  function reserve() {
-    if (row.clientWidth === reservedWidth) return;
-    reservedWidth = row.clientWidth;
-    row.style.minHeight = '';
-    let tallest = 0;
-    for (const type of /** @type {ScalingType[]} */ (Object.keys(SCALING_DEFAULTS))) {
-      showFields(type);
-      tallest = Math.max(tallest, row.getBoundingClientRect().height);
-    }
-    showFields(shownType);
-    row.style.minHeight = `${Math.ceil(tallest)}px`;
-  }
-  new ResizeObserver(() => reserve()).observe(row);
 
   panel.onChange((key) => {
     if (key === 'scalingType') {

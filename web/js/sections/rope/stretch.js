@@ -3,7 +3,7 @@
 // factor, YaRN's ramp between pairs low and high, Llama 3.1's bands, LongRoPE's list in use.
 import { seriesColour } from '../../plot/colormap.js';
 import { LinePlot } from '../../plot/lineplot.js';
-import { fixed, int, num, sub } from '../../ui/format.js';
+import { fixed, int, num, plain, sub } from '../../ui/format.js';
 import { field, setReadout, valueSpan } from '../../ui/readout.js';
 import { trainedLength } from './wavelength.js';
 
@@ -106,7 +106,7 @@ export function stretchPart(section) {
       plot.setLines({
         vlines: yarn ? [{ at: yarn.low, label: `low ${num(yarn.low, 4)}`, color: '#888' }, { at: yarn.high, label: `high ${num(yarn.high, 4)}`, color: '#888' }] : [],
         hlines: freqs.factor !== 1 && Number.isFinite(freqs.factor) && !['ntk', 'dynamic', 'longrope'].includes(freqs.scalingType)
-          ? [{ at: freqs.factor, label: `factor ${num(freqs.factor, 4)}`, color: seriesColour(1) }] : [],
+          ? [{ at: freqs.factor, label: `factor ${plain(freqs.factor)}`, color: seriesColour(1) }] : [],
       });
       pair = Math.min(pair, n - 1);
       plot.setCursorIndex(pair);

@@ -16,6 +16,7 @@
  * @property {() => unknown} read
  * @property {(value: unknown) => void} write
  * @property {(listener: () => void) => void} listen  calls back on every user change
+ * @property {HTMLInputElement} [fileInput]  a file control's (hidden) input
  */
 
 /**
@@ -204,14 +205,9 @@ function fileControl(spec, id) {
   b.addEventListener('click', () => input.click());
   const wrapper = el('span', { class: 'file-control' }, b, input);
   return {
-    wrapper, input: b, read: () => undefined, write: () => {},
+    wrapper, input: b, read: () => undefined, write: () => {}, fileInput: input,
     listen: (l) => input.addEventListener('change', l),
   };
-}
-
-/** The files a file control's input holds. @param {Built} built */
-export function filesOf(built) {
-  return /** @type {HTMLInputElement} */ (built.wrapper.querySelector('input[type=file]'));
 }
 
 /** Builds one declared control with the element id `id`. @param {ControlSpec} spec @param {string} id @returns {Built} */

@@ -83,6 +83,19 @@ export class Panel {
     this.#control(key).write(value);
   }
 
+  /**
+   * The file a file control holds (the one just chosen, in its `on` callback); the control is then
+   * emptied, so that choosing the same file again is a change too.
+   * @param {keyof S & string} key
+   */
+  takeFile(key) {
+    const input = this.#control(key).fileInput;
+    if (!input) throw new Error(`${key} is not a file control`);
+    const file = input.files?.[0];
+    input.value = '';
+    return file;
+  }
+
   /** The element a control is read from (its field, select, first radio or button). @param {keyof S & string} key */
   element(key) {
     return this.#control(key).input;

@@ -94,11 +94,7 @@ export function mount(section) {
     await load(f.name, new Uint8Array(await f.arrayBuffer()));
   }
 
-  const picker = /** @type {HTMLInputElement} */ (source.host.querySelector('input[type=file]'));
-  source.on('pick', () => {
-    section.whileBusy(loadFile(picker.files?.[0]));
-    picker.value = ''; // choosing the same file again still loads it
-  });
+  source.on('pick', () => section.whileBusy(loadFile(source.takeFile('pick'))));
   drop.addEventListener('dragover', (e) => {
     e.preventDefault();
     drop.classList.add('over');

@@ -102,6 +102,15 @@ export function ropeTests(ctx) {
       assert.equal(await position.inputValue(), '3.01', 'the field steps one token too');
       await fill(position, 3);
       assert.equal(await s.getByRole('alert').count(), 0);
+      // a pair past the last one is said, and not drawn as another pair
+      const { pair } = ropeParts(page);
+      const picture = await canvasStats(turning);
+      await fill(pair, 99);
+      assert.equal(await turning.getByRole('alert').textContent(), 'pair i must be from 0 to 31 on this page, got 99');
+      assert.equal(await turning.getAttribute('data-stale'), 'true');
+      assert.equal((await canvasStats(turning)).hash, picture.hash);
+      await fill(pair, 2);
+      assert.equal(await turning.getAttribute('data-stale'), null);
     });
 
     test('picking a pair in the angle plot with the keyboard selects it everywhere', async () => {

@@ -8,6 +8,7 @@ import { LinePlot } from '../../plot/lineplot.js';
 import { button, choice, number } from '../../ui/control-specs.js';
 import { fixed, num, signed, sub } from '../../ui/format.js';
 import { field, setReadout, valueSpan } from '../../ui/readout.js';
+import { PageError } from '../../ui/section.js';
 import { drawCircle } from './circle.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
@@ -52,7 +53,7 @@ export function rotationPart(section) {
     label: 'The rotation angle of every pair at position m', xLabel: 'pair i', yLabel: 'angle (rad)', yRange: [-3.6, 3.6], xPad: 0.6,
     onCursor: (i) => {
       tools.set('pair', i);
-      redraw();
+      changed();
     },
   });
 
@@ -67,12 +68,13 @@ export function rotationPart(section) {
     return x;
   }
 
+  /** Draws the pair and the position the fields hold (they are within their limits: see `changed`). */
   function redraw() {
     if (!rope) return;
     const { rotaryDim: r, pairing, headDim: d } = rope.spec;
     const pairs = r / 2;
-    const i = Math.max(0, Math.min(pairs - 1, Math.round(tools.get('pair')) || 0));
-    const m = Number.isFinite(tools.get('position')) ? Math.max(0, tools.get('position')) : 0;
+    const i = tools.get('pair');
+    const m = tools.get('position');
     const [a, b] = pairLanes(i, r, pairing);
     const row = rotatedUnits(rope, [m]);
     const all = Float64Array.from({ length: pairs }, (_, k) => {
@@ -99,7 +101,14 @@ export function rotationPart(section) {
       ['pe.rope.apply: (1, 0) ↦ (', valueSpan('x', signed(row[a], 6)), ', ', valueSpan('y', signed(row[b], 6)), '), length ', valueSpan('length', fixed(Math.hypot(row[a], row[b]), 6))]);
     setReadout(anglesFig.readout(), [field('pair i', String(i), 'pair'), `   angle at m = ${fixed(m, 2)}: `, valueSpan('angle', signed(all[i], 6)), ' rad']);
   }
-  tools.onChange(() => redraw());
+  // A pair past the last one, a position out of range or not a number: said, and not drawn.
+  const changed = section.updater({ status: section.status(tools), figures: [circleFig, anglesFig] }, () => {
+    const problem = tools.problem();
+    if (problem) throw new PageError(problem);
+    if (!Number.isInteger(tools.get('pair'))) throw new PageError(`pair i must be a whole number, got ${tools.get('pair')}`);
+    redraw();
+  });
+  tools.onChange(() => changed());
 
   // Playing: the position grows in real time; a section out of view does not animate.
   let visible = true;
@@ -107,7 +116,7 @@ export function rotationPart(section) {
   new IntersectionObserver(([entry]) => { visible = Boolean(entry?.isIntersecting); }).observe(circleFig.element);
   /** @param {number} time */
   function tick(time) {
-    if (!play.get('play')) return;
+    if (!play.get('play') || circleFig.element.dataset.stale) return;
     const dt = Math.min(0.1, (time - lastTime) / 1000);
     lastTime = time;
     if (visible) {
@@ -133,7 +142,7 @@ export function rotationPart(section) {
       rope = state;
       tools.setMax('pair', state.spec.rotaryDim / 2 - 1);
       trail.key = '';
-      redraw();
+      changed();
       return [`pe.rope.apply(unit, null, { ...spec, dims: [1, ${state.spec.headDim}], positionIds: [m], seqLen: ${state.seqLen} });   // one pair turning`];
     },
   };

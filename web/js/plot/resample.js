@@ -40,70 +40,64 @@ export function areaAverage(values, rows, cols, outRows, outCols) {
   if (outRows >= rows && outCols >= cols) return values;
   outRows = Math.min(outRows, rows);
   outCols = Math.min(outCols, cols);
-  // columns: [rows, cols] -> sums and finite weights of [rows, outCols]
   const c = cover(cols, outCols);
-  const sum = new Float64Array(rows * outCols);
-  const weight = new Float64Array(rows * outCols);
-  if (outCols === cols) { // only the rows shrink
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i];
-      if (v - v === 0) {
-        sum[i] = v;
-        weight[i] = 1;
-      }
-    }
-  }
-  for (let r = 0; r < rows && outCols < cols; r++) {
+  // one input row averaged across its columns: sums and finite weights per output column, kept
+  // for the next output row (a row split between two output rows is used by both)
+  const rowSum = new Float64Array(outCols);
+  const rowWeight = new Float64Array(outCols);
+  let cached = -1;
+  /** @param {number} r */
+  const columns = (r) => {
+    if (r === cached) return;
+    cached = r;
     const src = r * cols;
-    const dst = r * outCols;
     for (let k = 0; k < outCols; k++) {
-      let s = 0;
-      let w = 0;
+      let sum = 0;
+      let weight = 0;
       for (let i = src + c.from[k], end = src + c.to[k]; i < end; i++) {
         const v = values[i];
         if (v - v === 0) { // finite (−∞ marks a masked entry)
-          s += v;
-          w += 1;
+          sum += v;
+          weight += 1;
         }
       }
       const h = c.head[k];
       if (h > 0) {
         const v = values[src + c.from[k] - 1];
         if (v - v === 0) {
-          s += h * v;
-          w += h;
+          sum += h * v;
+          weight += h;
         }
       }
       const t = c.tail[k];
       if (t > 0) {
         const v = values[src + c.to[k]];
         if (v - v === 0) {
-          s += t * v;
-          w += t;
+          sum += t * v;
+          weight += t;
         }
       }
-      sum[dst + k] = s;
-      weight[dst + k] = w;
+      rowSum[k] = sum;
+      rowWeight[k] = weight;
     }
-  }
-  // rows: [rows, outCols] -> [outRows, outCols]
+  };
   const rc = cover(rows, outRows);
   const out = new Float32Array(outRows * outCols);
   const s = new Float64Array(outCols);
   const w = new Float64Array(outCols);
   /** @param {number} row @param {number} by */
   const add = (row, by) => {
-    const src = row * outCols;
+    columns(row);
     for (let k = 0; k < outCols; k++) {
-      s[k] += by * sum[src + k];
-      w[k] += by * weight[src + k];
+      s[k] += by * rowSum[k];
+      w[k] += by * rowWeight[k];
     }
   };
   for (let k = 0; k < outRows; k++) {
     s.fill(0);
     w.fill(0);
-    for (let row = rc.from[k]; row < rc.to[k]; row++) add(row, 1);
     if (rc.head[k] > 0) add(rc.from[k] - 1, rc.head[k]);
+    for (let row = rc.from[k]; row < rc.to[k]; row++) add(row, 1);
     if (rc.tail[k] > 0) add(rc.to[k], rc.tail[k]);
     const dst = k * outCols;
     for (let j = 0; j < outCols; j++) out[dst + j] = w[j] > 0 ? s[j] / w[j] : -Infinity;

@@ -26,7 +26,11 @@ const SUITES = {
     run(node, ['--no-experimental-fetch', 'build/wasm/posenc_tests.js', '--use-colour', 'no'], { timeoutMs: TIMEOUT });
   },
   js: () => run(node, ['--test', '--test-reporter=spec', ...testFiles('tests/js')], { timeoutMs: TIMEOUT }),
-  types: () => run(node, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tests/types/tsconfig.json'], { timeoutMs: TIMEOUT }),
+  types: () => {
+    run(node, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tests/types/tsconfig.json'], { timeoutMs: TIMEOUT });
+    // the lesson page's JavaScript, checked against the built package's typings (web/tsconfig.json)
+    run(node, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'web/tsconfig.json'], { timeoutMs: TIMEOUT });
+  },
   package: () => run(node, ['--test', '--test-reporter=spec', ...testFiles('tests/package')], { timeoutMs: TIMEOUT }),
   // The lesson page in headless Chromium: one test file, so one browser launch.
   e2e: () => run(node, ['--test', '--test-reporter=spec', ...testFiles('tests/e2e')], { timeoutMs: TIMEOUT }),

@@ -1,9 +1,12 @@
 // A small static server for the lesson page: web/ at /, the built package at /dist/ (or both under
 // a base path such as /lessons/posenc/: the page uses relative URLs, so it works wherever it sits).
-// Binds 127.0.0.1 only. Serves .wasm as application/wasm so browsers compile it while streaming.
-import { createReadStream, statSync } from 'node:fs';
+// Binds 127.0.0.1 only. Serves .wasm as application/wasm so browsers compile it while streaming, and
+// text and wasm compressed (brotli or gzip, whichever the browser accepts; see compression.mjs).
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join, normalize, sep } from 'node:path';
+
+import { COMPRESSIBLE, compressed, pickEncoding } from './compression.mjs';
 
 import { ROOT } from './run.mjs';
 
@@ -67,12 +70,18 @@ export function startServer({ port = 0, host = '127.0.0.1', base = '/', root = u
       res.end('not found');
       return;
     }
-    res.writeHead(200, {
-      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
-      'content-length': stat.size,
-      'cache-control': 'no-cache',
-    });
-    createReadStream(file).pipe(res);
+    const type = TYPES[extname(file)] ?? 'application/octet-stream';
+    const headers = { 'content-type': type, 'cache-control': 'no-cache' };
+    const encoding = COMPRESSIBLE.has(extname(file)) ? pickEncoding(req.headers['accept-encoding']) : null;
+    if (encoding) {
+      const body = compressed(file, stat, encoding, () => readFileSync(file));
+      res.writeHead(200, { ...headers, 'content-encoding': encoding, 'content-length': body.length, vary: 'accept-encoding' });
+      res.end(req.method === 'HEAD' ? undefined : body);
+      return;
+    }
+    res.writeHead(200, { ...headers, 'content-length': stat.size, ...(COMPRESSIBLE.has(extname(file)) ? { vary: 'accept-encoding' } : {}) });
+    if (req.method === 'HEAD') res.end();
+    else createReadStream(file).pipe(res);
   });
   return new Promise((resolvePromise, reject) => {
     server.once('error', reject);

@@ -1,19 +1,21 @@
-// The lesson page: loads posenc once (the same call an app makes), then mounts each section
-// present in the page. A new section is a module in ./sections/ plus one line here.
+// The lesson page: loads posenc once (the same call an app makes), starts the compute worker, then
+// mounts each section present in the page. A section is a folder in ./sections/ whose index.js
+// exports mount(section), plus one line here.
 import { createPosEnc } from 'posenc';
 
-import { Bus } from './lib/bus.js';
+import { ComputeClient } from './compute/client.js';
+import { Bus } from './ui/bus.js';
+import { labelCells } from './ui/reflow.js';
+import { Section } from './ui/section.js';
 
+/** @type {Array<[string, () => Promise<{ mount: (section: Section) => void }>]>} */
 const SECTIONS = [
-  ['why', () => import('./sections/why.js')],
-  ['sinusoidal', () => import('./sections/sinusoidal.js')],
-  ['learned', () => import('./sections/learned.js')],
-  ['relative', () => import('./sections/relative.js')],
-  ['rope', () => import('./sections/rope.js')],
+  ['why', () => import('./sections/why/index.js')],
+  ['sinusoidal', () => import('./sections/sinusoidal/index.js')],
+  ['learned', () => import('./sections/learned/index.js')],
+  ['relative', () => import('./sections/relative/index.js')],
+  ['rope', () => import('./sections/rope/index.js')],
 ];
-
-/** Lets sections talk without importing each other (e.g. "use the sinusoidal table"). */
-const bus = new Bus();
 
 /** Whether the reader scrolled, clicked or typed since the page opened. */
 let readerMoved = false;
@@ -22,27 +24,30 @@ for (const type of ['wheel', 'touchmove', 'keydown', 'mousedown']) {
 }
 
 async function start() {
-  const status = document.getElementById('load-status');
+  const status = /** @type {HTMLElement} */ (document.getElementById('load-status'));
+  for (const table of document.querySelectorAll('table.reflow')) labelCells(/** @type {HTMLTableElement} */ (table));
   let pe;
   try {
     pe = await createPosEnc();
   } catch (error) {
-    status.textContent = `posenc could not start: ${error.message}`;
+    status.textContent = `posenc could not start: ${error instanceof Error ? error.message : String(error)}`;
     status.classList.add('error');
     return;
   }
   status.textContent = `posenc ${pe.version} loaded: WebAssembly SIMD (${pe.simd}).`;
-  document.getElementById('posenc-version').textContent = `${pe.version} (WebAssembly SIMD, ${pe.simd})`;
+  document.getElementById('posenc-version')?.replaceChildren(`${pe.version} (WebAssembly SIMD, ${pe.simd})`);
+  // The worker imports the package from the URL the import map gives it (workers have no import map).
+  const services = { pe, bus: new Bus(), compute: new ComputeClient(import.meta.resolve('posenc'), pe) };
   for (const [id, load] of SECTIONS) {
     const root = document.getElementById(id);
     if (!root) continue;
     try {
       const module = await load();
-      module.mount(root, pe, bus);
+      module.mount(new Section(root, services));
       root.dataset.ready = 'true';
     } catch (error) {
       console.error(`section ${id} failed to start`, error);
-      status.textContent = `The ${id} section failed to start: ${error.message}`;
+      status.textContent = `The ${id} section failed to start: ${error instanceof Error ? error.message : String(error)}`;
       status.classList.add('error');
     }
   }

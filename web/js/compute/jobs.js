@@ -1,0 +1,90 @@
+// The jobs the compute worker runs (worker.js), each a posenc call and the presentation maths
+// around it, returning its result and the buffers to transfer back. They also run on the main
+// thread unchanged, which is how their maths can be checked outside a worker.
+import { areaAverage } from '../plot/resample.js';
+import { randomVector } from '../toy.js';
+
+/** @typedef {import('posenc').PosEnc} PosEnc */
+/** @typedef {import('posenc').SinusoidLayout} SinusoidLayout */
+
+/**
+ * @typedef {object} SinusoidalArgs
+ * @property {number} length
+ * @property {number} dim
+ * @property {number} base
+ * @property {SinusoidLayout} layout
+ * @property {number} viewRows  the heatmap's device pixels: the table is also returned averaged to them
+ * @property {number} viewCols
+ */
+
+/** Row norms of a [rows, dim] table, in float64. @param {Float32Array} data @param {number} rows @param {number} dim */
+export function rowNorms(data, rows, dim) {
+  const norms = new Float64Array(rows);
+  for (let r = 0; r < rows; r++) {
+    let s = 0;
+    for (let j = r * dim; j < (r + 1) * dim; j++) s += data[j] * data[j];
+    norms[r] = Math.sqrt(s);
+  }
+  return norms;
+}
+
+/**
+ * The sinusoidal table (pe.sinusoidal.table), its heatmap picture averaged to the plot's pixels,
+ * and the norms of its rows (for cosine similarities).
+ * @param {PosEnc} pe @param {SinusoidalArgs} a
+ */
+function sinusoidal(pe, a) {
+  const table = pe.sinusoidal.table({ length: a.length, dim: a.dim, base: a.base, layout: a.layout });
+  const rows = Math.min(a.length, a.viewRows);
+  const cols = Math.min(a.dim, a.viewCols);
+  const averaged = areaAverage(table.data, a.length, a.dim, rows, cols);
+  const view = averaged === table.data ? null : { values: /** @type {Float32Array} */ (averaged), rows, cols };
+  const norms = rowNorms(table.data, a.length, a.dim);
+  return { result: { table, view, norms }, transfer: [table.data.buffer, norms.buffer, ...(view ? [view.values.buffer] : [])] };
+}
+
+/**
+ * Chosen columns of the sinusoidal table at fractional positions (the waves' smooth curves): the
+ * same pe.sinusoidal.table call with `positionIds`.
+ * @param {PosEnc} pe
+ * @param {{ ids: Float64Array, dim: number, base: number, layout: SinusoidLayout, columns: number[] }} a
+ */
+function sinusoidalCurves(pe, a) {
+  const t = pe.sinusoidal.table({ positionIds: a.ids, dim: a.dim, base: a.base, layout: a.layout });
+  const curves = a.columns.map((j) => Float32Array.from({ length: a.ids.length }, (_, s) => t.data[s * a.dim + j]));
+  return { result: { curves }, transfer: curves.map((c) => c.buffer) };
+}
+
+/**
+ * q·k for every query position m and key position n: one random query (randomVector seed 2·seed)
+ * rotated to positions 0..n-1 and one random key (seed 2·seed + 1) likewise, in one pe.rope.apply
+ * call with the page's options, then all n² dot products (float64 sums in lane order).
+ * @param {PosEnc} pe
+ * @param {{ n: number, seed: number, options: import('posenc').RopeApplyOptions & { headDim: number } }} a
+ */
+function ropeScores(pe, a) {
+  const { n, seed } = a;
+  const { headDim: d, ...options } = a.options;
+  const q = randomVector(d, 2 * seed);
+  const k = randomVector(d, 2 * seed + 1);
+  const Q = new Float32Array(n * d);
+  const K = new Float32Array(n * d);
+  for (let r = 0; r < n; r++) {
+    Q.set(q, r * d);
+    K.set(k, r * d);
+  }
+  pe.rope.apply({ data: Q, dims: [n, d] }, { data: K, dims: [n, d] }, options);
+  const values = new Float64Array(n * n);
+  for (let m = 0; m < n; m++) {
+    for (let j = 0; j < n; j++) {
+      let s = 0;
+      for (let l = 0; l < d; l++) s += Q[m * d + l] * K[j * d + l];
+      values[m * n + j] = s;
+    }
+  }
+  return { result: { values }, transfer: [values.buffer] };
+}
+
+export const JOBS = { sinusoidal, sinusoidalCurves, ropeScores };
+/** @typedef {typeof JOBS} Jobs */
+/** @typedef {keyof Jobs} JobName */

@@ -208,7 +208,7 @@ export function ropeScalingTests(ctx) {
         ['{ "hidden_size": 4096, ', /^INVALID_CONFIG: rope\.fromConfig: the config is not valid JSON/],
         ['{ "model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "rope_scaling": { "rope_type": "llama3", "factor": 8 } }',
           "INVALID_CONFIG: rope.fromConfig: rope_scaling.low_freq_factor is required for rope type 'llama3' (rope_scaling.rope_type)"],
-        ['{ "model_type": "bloom", "alibi": true }', "INVALID_CONFIG: rope.fromConfig: model_type 'bloom' does not use RoPE"],
+        ['{ "model_type": "bloom", "n_head": 8, "n_layer": 2, "hidden_size": 64 }', "INVALID_CONFIG: rope.fromConfig: model_type 'bloom' does not use RoPE (it uses ALiBi)"],
         [formatConfig(phi), 'INVALID_CONFIG: rope.fromConfig: rope_scaling.long_factor must have rotary_dim/2 = 48 entries, got 47'],
       ]) {
         await box.fill(text);

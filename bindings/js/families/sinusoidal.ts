@@ -126,10 +126,14 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
     const offset = opts.offset === undefined ? 0 : args.finite(fn, 'offset', opts.offset);
     const scope = new HeapScope(heap);
     try {
-      const out = scope.output(fn, opts.out, [count, p.dim], 'the table');
       const idsPtr = scope.f64In(ids, 'positionIds');
-      heap.check(raw.sinusoidalTable(out.ptr, count, p.dim, p.base, p.layout, p.precision, offset, idsPtr), fn);
-      return out.finish();
+      // Rows from row `start` on are the table of offset + start: the same doubles while positions
+      // are integers well inside 2^53 (anchors of 'fast' rows are position / 32). 'fast' rows hang
+      // off anchors every 32 rows, and a range under 64 rows is computed exactly.
+      const exactSplit = Number.isInteger(offset) && Math.abs(offset) + count <= 2 ** 47;
+      const rows = { axis: 0, whole: ids === undefined && !exactSplit, align: 32, minLast: 64 };
+      return scope.generate(fn, opts.out, [count, p.dim], 'the table', rows, (ptr, start, n) =>
+        heap.check(raw.sinusoidalTable(ptr, n, p.dim, p.base, p.layout, p.precision, offset + start, idsPtr && idsPtr + start * 8), fn));
     } finally {
       scope.release();
     }

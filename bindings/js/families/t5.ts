@@ -115,13 +115,12 @@ export function t5Api(heap: Heap): T5Api {
     const scope = new HeapScope(heap);
     try {
       const tablePtr = scope.tensorIn(t.tensor, 'table');
-      const out = scope.output(fn, opts.out, dims, 'the bias');
-      heap.check(
-        raw.t5Bias(tablePtr, t.rows, t.heads, out.ptr, l.qLen, l.kLen, l.queryOffset, p.numBuckets, p.maxDistance,
+      // Query rows from `start` on are the bias of queryOffset + start.
+      return scope.generate(fn, opts.out, dims, 'the bias', { axis: 1 }, (ptr, start, n) => heap.check(
+        raw.t5Bias(tablePtr, t.rows, t.heads, ptr, n, l.kLen, l.queryOffset + start, p.numBuckets, p.maxDistance,
           p.bidirectional),
         fn,
-      );
-      return out.finish();
+      ));
     } finally {
       scope.release();
     }

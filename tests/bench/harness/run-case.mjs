@@ -104,8 +104,8 @@ export function evaluateTargets(kernels, cases) {
         for (const rowId of t.rows) {
           const r = c.rows.find((x) => x.id === rowId);
           if (!r) continue;
-          const v = t.measure(r);
-          results.push({ caseId: c.id, rowId, value: v, ok: v !== undefined && t.pass(v), formatted: v === undefined ? 'n/a' : t.format(v, r) });
+          const v = t.measure(r, c);
+          results.push({ caseId: c.id, rowId, value: v, ok: v !== undefined && t.pass(v), formatted: v === undefined ? 'n/a' : t.format(v, r, c) });
         }
       }
       if (results.length) out.push({ kernel: kernel.id, text: t.text, results });

@@ -27,7 +27,8 @@ export type { DebertaApi, DebertaBucketOptions, DebertaMatrixOptions } from './f
 export type { AlibiApi, AlibiBiasOptions, AlibiForm, AlibiSlopeOptions, AttentionMaskInput } from './families/alibi.js';
 export type { AttentionApi, AttentionOptions, AttentionRopeOptions } from './families/attention.js';
 export type {
-  BytesInput, IoApi, ReadNpyOptions, ReadSafetensorsOptions, SafetensorsEntry, SafetensorsHeader, WriteNpyOptions,
+  BytesInput, IoApi, OutputDtype, ReadNpyOptions, ReadSafetensorsOptions, SafetensorsEntry, SafetensorsHeader, WriteNpyOptions,
+  WriteSafetensorsOptions,
 } from './io/io.js';
 export { WasmTensor } from './runtime/memory.js';
 export type { MemoryApi } from './runtime/memory.js';

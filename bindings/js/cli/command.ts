@@ -63,7 +63,7 @@ export function writeReport(command: string, what: string, files: TensorFile[], 
     }),
     json: {
       command,
-      seconds,
+      seconds: Math.round(seconds * 1000) / 1000,
       files: files.map((f) => ({ path: f.path, format: f.format, dtype: f.dtype, bytes: f.bytes, tensors: f.tensors })),
     },
   };

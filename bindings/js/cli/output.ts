@@ -77,8 +77,8 @@ const IN_FLIGHT = 2;
  * piece of every tensor (in any order), then commit(); on any failure call abort().
  */
 export class TensorFile {
-  /** Bytes of the whole file, header included. */
-  readonly bytes: number;
+  /** Bytes of the whole file, header included (for .json: known once committed). */
+  bytes: number;
   /** Bytes of each element. */
   readonly itemBytes: number;
   #handle: FileHandle | undefined;
@@ -194,7 +194,11 @@ export class TensorFile {
       await Promise.all(this.#pending);
       this.#pending = [];
       this.#throwIfFailed();
-      if (this.#json) await writeFile(this.#handle!, this.#jsonText());
+      if (this.#json) {
+        const text = this.#jsonText();
+        await writeFile(this.#handle!, text);
+        this.bytes = Buffer.byteLength(text);
+      }
       await this.#handle!.close();
       this.#handle = undefined;
       await rename(this.temp, resolve(this.path));

@@ -47,7 +47,7 @@ const addSinusoidal: Command = {
   flags: [...IN_FLAGS, ...SINUSOIDAL_FLAGS, ...outputFlags('x')],
   examples: ['posenc add-sinusoidal --in embeddings.npy --offset 128 --out embedded.npy'],
   apiNames: { base: '--base', layout: '--layout', precision: '--precision', offset: '--offset', x: '--in' },
-  run: (ctx, values) => transformFile(ctx, values, 'add-sinusoidal', 'embeddings with the sinusoidal encoding added,', (source) => {
+  run: (ctx, values) => transformFile(ctx, values, 'add-sinusoidal', 'embeddings plus the sinusoidal encoding', (source) => {
     const shape = embeddingShape(source);
     const positions = sinusoidalPositions(values, shape.seq);
     const options = { base: values.base, layout: values.layout, precision: values.precision };
@@ -72,7 +72,7 @@ const addLearned: Command = {
   ],
   examples: ['posenc add-learned --in embeddings.npy --table wpe.npy --out embedded.npy'],
   apiNames: { offset: '--offset', x: '--in', table: '--table' },
-  run: (ctx, values) => transformFile(ctx, values, 'add-learned', 'embeddings plus learned positions,', async (source) => {
+  run: (ctx, values) => transformFile(ctx, values, 'add-learned', 'embeddings plus learned positions', async (source) => {
     const shape = embeddingShape(source);
     const tablePath = values.table as string;
     const rows = await readTensor(ctx.pe, tablePath, '--table', values.tensor as string | undefined);
@@ -111,7 +111,7 @@ const rope: Command = {
   ],
   examples: ['posenc rope --in q.npy --layout bhsd --rotary-dim 64 --offset 128 --out q_rot.npy'],
   apiNames: { ...SPEC_API_NAMES, layout: '--layout', numHeads: '--num-heads', offset: '--offset', q: '--in' },
-  run: (ctx, values) => transformFile(ctx, values, 'rope', 'rotated', async (source) => {
+  run: (ctx, values) => transformFile(ctx, values, 'rope', 'tensor rotated by RoPE', async (source) => {
     const spec = await ropeSpec(ctx.pe, values);
     const offset = (values.offset as number | undefined) ?? 0;
     const shape = headShape(source, values);

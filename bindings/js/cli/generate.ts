@@ -7,7 +7,7 @@ import { dimsText, outputFlags, outputOf, writeReport } from './command.js';
 import type { FlagValues } from './flags.js';
 import { CliError } from './flags.js';
 import { readTensor } from './input.js';
-import { runRows, TensorPool, withOutputs } from './jobs.js';
+import { runRows, withOutputs } from './jobs.js';
 import type { JobContext, OutputSpec } from './jobs.js';
 import { CONFIG_FLAGS, ropeSpec, SPEC_API_NAMES, SPEC_FLAGS } from './rope-flags.js';
 import { SINUSOIDAL_FLAGS, sinusoidalPositions } from './sinusoidal-flags.js';
@@ -35,21 +35,16 @@ const sinusoidal: Command = {
     const dim = values.dim as number;
     const positions = sinusoidalPositions(values, length);
     const { files } = await withOutputs([outputOf(values, 'table', [length, dim])], async ([file]) => {
-      const pool = new TensorPool(ctx.pe);
       const options = { dim, base: values.base, layout: values.layout, precision: values.precision } as const;
-      try {
-        await runRows(ctx, {
-          label: 'sinusoidal', rows: length, outer: 1, inner: dim, ...positions.pieces, targets: [{ file: file!, index: 0 }],
-          compute(start, count) {
-            const out = pool.get([count, dim]);
-            const at = positions.of(start, count);
-            ctx.pe.sinusoidal.table({ ...options, ...at, ...('offset' in at ? { length: count } : {}), out } as Parameters<PosEnc['sinusoidal']['table']>[0]);
-            return [out.view()];
-          },
-        }, [file!]);
-      } finally {
-        pool.dispose();
-      }
+      await runRows(ctx, {
+        label: 'sinusoidal', rows: length, outer: 1, inner: dim, ...positions.pieces, targets: [{ file: file!, index: 0 }],
+        compute(start, count, pool) {
+          const out = pool.get([count, dim]);
+          const at = positions.of(start, count);
+          ctx.pe.sinusoidal.table({ ...options, ...at, ...('offset' in at ? { length: count } : {}), out } as Parameters<PosEnc['sinusoidal']['table']>[0]);
+          return [out.view()];
+        },
+      }, [file!]);
     });
     return writeReport('sinusoidal', 'sinusoidal table', files, seconds(t0));
   },
@@ -79,19 +74,14 @@ const alibi: Command = {
     const queryOffset = (values['query-offset'] as number | undefined) ?? 0;
     const options = { numHeads: heads, kLen, form: values.form, maxBias: values['max-bias'], maskFuture: values['mask-future'] } as const;
     const { files } = await withOutputs([outputOf(values, 'bias', [heads, qLen, kLen])], async ([file]) => {
-      const pool = new TensorPool(ctx.pe);
-      try {
-        await runRows(ctx, {
-          label: 'alibi', rows: qLen, outer: heads, inner: kLen, targets: [{ file: file!, index: 0 }],
-          compute(start, count) {
-            const out = pool.get([heads, count, kLen]);
-            ctx.pe.alibi.bias({ ...options, qLen: count, queryOffset: queryOffset + start, out } as Parameters<PosEnc['alibi']['bias']>[0]);
-            return [out.view()];
-          },
-        }, [file!]);
-      } finally {
-        pool.dispose();
-      }
+      await runRows(ctx, {
+        label: 'alibi', rows: qLen, outer: heads, inner: kLen, targets: [{ file: file!, index: 0 }],
+        compute(start, count, pool) {
+          const out = pool.get([heads, count, kLen]);
+          ctx.pe.alibi.bias({ ...options, qLen: count, queryOffset: queryOffset + start, out } as Parameters<PosEnc['alibi']['bias']>[0]);
+          return [out.view()];
+        },
+      }, [file!]);
     });
     return writeReport('alibi', 'ALiBi bias', files, seconds(t0));
   },
@@ -126,19 +116,14 @@ const t5Bias: Command = {
     const options = { kLen, numBuckets: values['num-buckets'], maxDistance: values['max-distance'], bidirectional: values.bidirectional } as const;
     try {
       const { files } = await withOutputs([outputOf(values, 'bias', [heads, qLen, kLen])], async ([file]) => {
-        const pool = new TensorPool(ctx.pe);
-        try {
-          await runRows(ctx, {
-            label: 't5-bias', rows: qLen, outer: heads, inner: kLen, targets: [{ file: file!, index: 0 }],
-            compute(start, count) {
-              const out = pool.get([heads, count, kLen]);
-              ctx.pe.t5.bias(resident, { ...options, qLen: count, queryOffset: queryOffset + start, out } as Parameters<PosEnc['t5']['bias']>[1]);
-              return [out.view()];
-            },
-          }, [file!]);
-        } finally {
-          pool.dispose();
-        }
+        await runRows(ctx, {
+          label: 't5-bias', rows: qLen, outer: heads, inner: kLen, targets: [{ file: file!, index: 0 }],
+          compute(start, count, pool) {
+            const out = pool.get([heads, count, kLen]);
+            ctx.pe.t5.bias(resident, { ...options, qLen: count, queryOffset: queryOffset + start, out } as Parameters<PosEnc['t5']['bias']>[1]);
+            return [out.view()];
+          },
+        }, [file!]);
       });
       return writeReport('t5-bias', 'T5 bias', files, seconds(t0));
     } finally {
@@ -184,32 +169,27 @@ const ropeCache: Command = {
     const specs: OutputSpec[] = outputs.map((o) => ({ ...o, tensors: o.names.map((name) => ({ name, dims })) }));
     const { files } = await withOutputs(specs, async (opened) => {
       const targets = opened.length === 1 ? [{ file: opened[0]!, index: 0 }, { file: opened[0]!, index: 1 }] : opened.map((file) => ({ file, index: 0 }));
-      const pool = new TensorPool(ctx.pe);
-      try {
-        await runRows(ctx, {
-          label: 'rope-cache', rows, outer: 1, inner: pairs, targets,
-          compute(start, count) {
-            // RoPE of a probe row (1 in the first half of the rotated lanes, 0 in the second) is
-            // (cos, sin) times the attention factor: the rotation multiplies by 1 and adds 0, which
-            // is exact, so these are the cache's own values for positions start .. start + count - 1.
-            const probe = pool.get([count, headDim]);
-            const v = probe.view();
-            v.fill(0);
-            for (let r = 0; r < count; r++) v.fill(1, r * headDim, r * headDim + pairs);
-            ctx.pe.rope.apply(probe, null, { ...spec, pairing: 'half', offset: start, seqLen });
-            const w = probe.view();
-            const cos = new Float32Array(count * pairs);
-            const sin = new Float32Array(count * pairs);
-            for (let r = 0; r < count; r++) {
-              cos.set(w.subarray(r * headDim, r * headDim + pairs), r * pairs);
-              sin.set(w.subarray(r * headDim + pairs, r * headDim + rotaryDim), r * pairs);
-            }
-            return [cos, sin];
-          },
-        }, opened);
-      } finally {
-        pool.dispose();
-      }
+      await runRows(ctx, {
+        label: 'rope-cache', rows, outer: 1, inner: pairs, targets,
+        compute(start, count, pool) {
+          // RoPE of a probe row (1 in the first half of the rotated lanes, 0 in the second) is
+          // (cos, sin) times the attention factor: the rotation multiplies by 1 and adds 0, which
+          // is exact, so these are the cache's own values for positions start .. start + count - 1.
+          const probe = pool.get([count, headDim]);
+          const v = probe.view();
+          v.fill(0);
+          for (let r = 0; r < count; r++) v.fill(1, r * headDim, r * headDim + pairs);
+          ctx.pe.rope.apply(probe, null, { ...spec, pairing: 'half', offset: start, seqLen });
+          const w = probe.view();
+          const cos = new Float32Array(count * pairs);
+          const sin = new Float32Array(count * pairs);
+          for (let r = 0; r < count; r++) {
+            cos.set(w.subarray(r * headDim, r * headDim + pairs), r * pairs);
+            sin.set(w.subarray(r * headDim + pairs, r * headDim + rotaryDim), r * pairs);
+          }
+          return [cos, sin];
+        },
+      }, opened);
     });
     return writeReport('rope-cache', 'RoPE cache', files, seconds(t0));
   },

@@ -69,8 +69,9 @@ export async function withOutputs<T>(outputs: OutputSpec[], body: (files: Tensor
 
 /**
  * Rows of tensors laid out `[outer, rows, inner]`, computed `count` rows at a time:
- * `compute(start, count)` returns, for each written tensor, its values for rows
- * [start, start + count) laid out `[outer, count, inner]`.
+ * `compute(start, count, pool)` returns, for each written tensor, its values for rows
+ * [start, start + count) laid out `[outer, count, inner]` (typically the view of a WasmTensor
+ * from `pool`, which the job reuses from piece to piece and frees at the end).
  */
 export interface RowJob {
   label: string;
@@ -82,7 +83,7 @@ export interface RowJob {
   minLast?: number;
   /** The files and tensor indices the computed arrays go to, in compute's order. */
   targets: { file: TensorFile; index: number }[];
-  compute(start: number, count: number): Float32Array[];
+  compute(start: number, count: number, pool: TensorPool): Float32Array[];
 }
 
 /** Bytes of every tensor's data in `files`. */
@@ -94,9 +95,10 @@ export async function runRows(ctx: JobContext, job: RowJob, files: TensorFile[])
   const rowFloats = job.outer * job.inner * job.targets.length;
   const step = Math.floor(ctx.chunkBytes / 4 / Math.max(1, rowFloats));
   const progress = new Progress(job.label, dataBytes(files), ctx.progressStream, undefined, ctx.progressDelayMs);
+  const pool = new TensorPool(ctx.pe);
   try {
     for (const [start, count] of planPieces(job.rows, step, job.align, job.minLast)) {
-      const values = job.compute(start, count);
+      const values = job.compute(start, count, pool);
       for (let k = 0; k < job.targets.length; k++) {
         const { file, index } = job.targets[k]!;
         const block = count * job.inner;
@@ -108,6 +110,7 @@ export async function runRows(ctx: JobContext, job: RowJob, files: TensorFile[])
     }
   } finally {
     progress.end();
+    pool.dispose();
   }
 }
 

@@ -109,11 +109,13 @@ export class TensorFile {
     if (format === 'json' && dtype !== 'float32') {
       throw new CliError(`--dtype ${dtype} applies to .npy and .safetensors files; ${flag} ${path} is JSON`);
     }
+    let existing;
     try {
-      if (statSync(target, { throwIfNoEntry: false })?.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
+      existing = statSync(target, { throwIfNoEntry: false });
     } catch (error) {
       throw writeFailure(error, path);
     }
+    if (existing?.isDirectory()) throw new CliError(`cannot write ${path}: it is a directory`, 1);
     let header: Uint8Array = new Uint8Array(0);
     let offsets = [0];
     if (format === 'npy') {

@@ -288,6 +288,15 @@ test('rope-config: a short table by default, everything with --json', () => {
   fails(2, /the path of a model's config\.json is required/, ['rope-config']);
 });
 
+test('--out may be the --in file: it is replaced once the job is done', () => {
+  const x = { data: randomFloats(300 * 8, 5, -1, 1), dims: [300, 8] };
+  writeNpy('inplace.npy', x);
+  ok('add-sinusoidal', '--in', file('inplace.npy'), '--out', file('inplace.npy'));
+  const expected = { data: x.data.slice(), dims: x.dims };
+  pe.sinusoidal.addTo(expected, {});
+  same(readNpy('inplace.npy').data, expected.data, 'in place');
+});
+
 test('a failed job leaves no file under the target name, and an old target untouched', () => {
   // float64 input whose last row holds a value beyond float32: found after earlier pieces were written
   const values = Array.from({ length: 200 * 8 }, (_, i) => (i === 200 * 8 - 3 ? 1e300 : i / 1000));
@@ -305,6 +314,9 @@ test('a failed job leaves no file under the target name, and an old target untou
   fails(1, /cannot write .*no-such-dir\/o\.npy: the directory .*no-such-dir does not exist/, ['sinusoidal', '--length', '4', '--dim', '4', '--out', file('no-such-dir/o.npy')]);
   mkdirSync(file('a-dir.npy'));
   fails(1, /cannot write .*a-dir\.npy: it is a directory/, ['sinusoidal', '--length', '4', '--dim', '4', '--out', file('a-dir.npy')]);
+  if (spawnSync('mkfifo', [file('fifo.npy')]).status === 0) {
+    fails(1, /cannot write .*fifo\.npy: it is not a regular file/, ['sinusoidal', '--length', '4', '--dim', '4', '--out', file('fifo.npy')]);
+  }
   assert.equal(existsSync(file('o.npy')), false);
   assert.deepEqual(leftovers(), []);
 });

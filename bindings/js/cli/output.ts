@@ -116,6 +116,7 @@ export class TensorFile {
       throw writeFailure(error, path);
     }
     if (existing?.isDirectory()) throw new CliError(`cannot write ${path}: it is a directory`, 1);
+    if (existing && !existing.isFile()) throw new CliError(`cannot write ${path}: it is not a regular file (a device, pipe or socket)`, 1);
     let header: Uint8Array = new Uint8Array(0);
     let offsets = [0];
     if (format === 'npy') {

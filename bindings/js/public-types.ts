@@ -31,7 +31,8 @@ export type {
   LongRopeSwitch, ModelApi, ModelConfigOptions, ModelLengthOptions, ModelPlan, QueryScaling, RopeForm,
 } from './model/model-api.js';
 export type {
-  BytesInput, IoApi, ReadNpyOptions, ReadSafetensorsOptions, SafetensorsEntry, SafetensorsHeader, WriteNpyOptions,
+  BytesInput, IoApi, OutputDtype, ReadNpyOptions, ReadSafetensorsOptions, SafetensorsEntry, SafetensorsHeader, WriteNpyOptions,
+  WriteSafetensorsOptions,
 } from './io/io.js';
 export type { ForeignTensor, TensorClass, TensorsApi, TfjsTensorLike } from './tensors.js';
 export { WasmTensor } from './runtime/memory.js';

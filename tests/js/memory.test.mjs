@@ -13,7 +13,7 @@ const pe = await createPosEnc();
 
 test('an allocation WebAssembly memory cannot hold fails with OUT_OF_MEMORY, and the module keeps working', () => {
   // 2^19 x 1023 floats = 2,145,386,496 bytes: below the 2 GiB request limit, above what fits.
-  throwsPosEnc(() => pe.sinusoidal.table({ length: 2 ** 19, dim: 1023 }), 'OUT_OF_MEMORY', /out of WebAssembly memory allocating 2145386496 bytes/);
+  throwsPosEnc(() => pe.memory.tensor([2 ** 19, 1023]), 'OUT_OF_MEMORY', /out of WebAssembly memory allocating 2145386496 bytes/);
   assert.equal(pe.sinusoidal.table({ length: 2, dim: 2 }).data[3], Math.fround(Math.cos(1)));
 });
 

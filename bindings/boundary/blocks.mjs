@@ -20,4 +20,10 @@ export const blocks = {
     lists: ['invFreq', 'yarnRamp', 'llama3Band', 'llama3Blend'],
     length: 'pairs',
   },
+  RopeLayerPairsBlock: {
+    doc: 'What a model layer rotates with, pair by pair (C++ writes, JS reads): its lanes (pairing a Pairing, deinterleave 0/1), frequencies and position axes; the lists hold `capacity` values, the first `pairs` used',
+    header: ['attentionFactor', 'pairs', 'axes', 'pairing', 'firstLane', 'halfSpan', 'deinterleave'],
+    lists: ['freq', 'axisOfPair'],
+    length: 'capacity',
+  },
 };

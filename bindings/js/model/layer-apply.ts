@@ -18,7 +18,8 @@ export interface ModelApplyOptions extends Omit<RopeTensorOptions, 'positionIds'
   /**
    * Positions: `[seq]` or `[batch, seq]` for one-axis layers (as pe.rope.apply); axis-major
    * `[3, seq]` / `[3, batch, seq]` temporal, height and width ids for M-RoPE (HF's `position_ids`;
-   * an `offset` instead means text, every axis equal); `[2, seq]` / `[2, batch, seq]` row and
+   * `[seq]`, `[batch, seq]` or an `offset` mean text, every axis equal — a flat `[batch, seq]` list
+   * of a batch of 3 reads as `[3, seq]`); `[2, seq]` / `[2, batch, seq]` row and
    * column ids for Pixtral's 2-D RoPE. The query scale of Llama 4's NoPE layers reads them too (HF
    * reads `cache_position`, the same ids unless a batch is padded).
    */

@@ -83,6 +83,7 @@ export class LayerRopeCache extends HeapObject {
     const pos = positionsOf(fn, opts, qh.batch, qh.seq);
     const t = this.#table;
     if (t === null) {
+      checkCachedPositions(fn, pos, qh.seq, this.maxPositions);
       scaleQueriesOnly(heap, fn, this.#layer, calls[0]!.qk, { axes: 1, ...pos });
       return;
     }
@@ -92,6 +93,18 @@ export class LayerRopeCache extends HeapObject {
         firstLane: c.firstLane, halfSpan: t.halfSpan, deinterleave: t.deinterleave, ...tensorArgs(c.qk, qPtr, kPtr),
         offset: pos.offset, ids: idsPtr, perBatch: pos.perBatch, ...queryScaleArgs(this.#layer, c.isQuery),
       }));
+    }
+  }
+}
+
+/** Positions of a cache without rows obey the same rule as those of a table: integers in [0, maxPositions). */
+function checkCachedPositions(fn: string, pos: { offset: number; ids: Float64Array | undefined }, seq: number, rows: number): void {
+  const ids = pos.ids ?? [pos.offset, pos.offset + seq - 1];
+  for (const [i, p] of Array.from(ids).entries()) {
+    if (!Number.isInteger(p) || p < 0 || p >= rows) {
+      const what = pos.ids ? `positionIds[${i}]` : i === 0 ? 'offset' : `the last position (offset + ${seq - 1})`;
+      throw new PosEncError(Number.isInteger(p) ? 'OUT_OF_RANGE' : 'INVALID_ARGUMENT',
+        `${fn}: ${what} is ${p}, ${Number.isInteger(p) ? `outside the cache's positions 0..${rows - 1}` : 'not an integer position id'}`);
     }
   }
 }

@@ -4,7 +4,7 @@
 import * as args from '../runtime/args.js';
 import type { TensorInput } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
-import { positionsOf } from '../runtime/positions.js';
+import { positionCount, positionsOf } from '../runtime/positions.js';
 import { axisIds } from '../families/rope/forms.js';
 import { kHeads, qHeads, qkOf } from '../families/rope/shapes.js';
 import type { QK } from '../families/rope/shapes.js';
@@ -79,7 +79,11 @@ export function layerPositions(fn: string, layer: LayerPlan, opts: Record<string
   }
   if (form?.kind === 'mrope' && opts.positionIds !== undefined) {
     if (opts.offset !== undefined) throw new PosEncError('INVALID_ARGUMENT', `${fn}: give either offset or positionIds, not both`);
-    return { axes: form.section.length, offset: 0, ...axisIds(fn, opts.positionIds, form.section.length, batch, seq) };
+    const axes = form.section.length;
+    // [axes, (batch,) seq] ids, or text ids [seq] / [batch, seq] (HF expands 2-D position_ids to every axis).
+    const count = positionCount(opts.positionIds);
+    if (count !== axes * seq && count !== axes * batch * seq) return { axes: 1, ...positionsOf(fn, opts, batch, seq) };
+    return { axes, offset: 0, ...axisIds(fn, opts.positionIds, axes, batch, seq) };
   }
   if (form?.kind === '2d') {
     if (opts.offset !== undefined) throw new PosEncError('INVALID_ARGUMENT', `${fn}: Pixtral's 2-D RoPE takes grid or positionIds ([2, seq] rows, then columns), not offset`);

@@ -10,7 +10,7 @@ export const blocks = {
     header: [
       'type', 'factor', 'maxPositionEmbeddings', 'originalMaxPositionEmbeddings', 'betaFast', 'betaSlow', 'mscale',
       'mscaleAllDim', 'attentionFactor', 'ggmlAttnFactor', 'truncate', 'hfV4Factor', 'lowFreqFactor', 'highFreqFactor',
-      'llamaCppContextLength',
+      'llamaCppContextLength', 'alpha',
     ],
     lists: ['shortFactor', 'longFactor'],
   },

@@ -5,13 +5,15 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { createPosEnc, randomFloats } from './helpers.mjs';
+import { createPosEnc, randomFloats, throwsPosEnc } from './helpers.mjs';
 import {
   applyAdjacentPairs, applyComplex, applyDeepseekInterleave, applyPartialHalf, applyRotateHalf, catTwice, pixtralFreqs, qwen2vlRows,
   qwen3vlFreqs,
 } from './hf-rope-reference.mjs';
 import { checkRows } from './model-apply-harness.mjs';
-import { defaultFreq, llama3Freq, logFloorScale, proportionalFreq, yarnAttentionFactor, yarnFreq } from './model-formulas.mjs';
+import {
+  defaultFreq, dynamicFreq, hunyuanAlphaFreq, llama3Freq, logFloorScale, proportionalFreq, yarnAttentionFactor, yarnFreq,
+} from './model-formulas.mjs';
 
 const pe = await createPosEnc();
 const range = (n, from = 0) => Array.from({ length: n }, (_, i) => from + i);
@@ -187,4 +189,27 @@ test('YaRN with truncate false (gpt-oss values): the fractional correction range
   const att = yarnAttentionFactor(32);
   checkRows({ batch: 1, seq: 2, qHeads: 2, kHeads: 1, qDim: 64 }, applyOf(plan, 1, { opts: { offset: 100000 } }),
     (row, _b, s) => applyPartialHalf(row, w.map((v) => (100000 + s) * v), att));
+});
+
+test("Dynamic NTK with HunYuan's alpha: the alpha base up to max_position_embeddings, HF's dynamic update from factor beyond", () => {
+  // HunYuanDenseV1RotaryEmbedding (base * alpha^(d/(d-2)), d = head_dim) under LlamaRotaryEmbedding's
+  // dynamic_rope_update, which recomputes _compute_dynamic_ntk_parameters once max(position) + 1 > 32768.
+  const cfg = { model_type: 'hunyuan_v1_dense', num_hidden_layers: 2, hidden_size: 4096, num_attention_heads: 32, num_key_value_heads: 8,
+    head_dim: 128, max_position_embeddings: 32768, rope_theta: 10000.0, rope_scaling: { type: 'dynamic', alpha: 1000.0, factor: 1.0 } };
+  const plan = pe.model.fromConfig(cfg);
+  assert.deepEqual(plan.layers[0].rope.spec.scaling, { type: 'dynamic', alpha: 1000, factor: 1, maxPositionEmbeddings: 32768 });
+  const alphaW = hunyuanAlphaFreq(128, 10000, 1000);
+  const pos = [5, 32767];
+  checkRows({ batch: 1, seq: 2, qHeads: 2, kHeads: 1, qDim: 128 }, applyOf(plan, 0, { opts: { positionIds: pos } }),
+    (row, _b, s) => applyPartialHalf(row, alphaW.map((v) => pos[s] * v)));
+  const far = [5, 40000]; // max(position) + 1 = 40001: the dynamic base from factor 1, alpha no longer applies
+  const farW = dynamicFreq(128, 10000, 1, 32768, 40001);
+  checkRows({ batch: 1, seq: 2, qHeads: 2, kHeads: 1, qDim: 128 }, applyOf(plan, 1, { opts: { positionIds: far } }),
+    (row, _b, s) => applyPartialHalf(row, farW.map((v) => far[s] * v)));
+  // Without factor HF's update would fail past max_position_embeddings: posenc refuses those lengths.
+  const noFactor = pe.model.fromConfig({ ...cfg, rope_scaling: { type: 'dynamic', alpha: 1000.0 } });
+  throwsPosEnc(() => pe.model.apply(noFactor, 0, new Float32Array(128), null, { dims: [1, 128], offset: 40000 }), 'INVALID_ARGUMENT', /factor is required/);
+  // Other models never read alpha in transformers: refused rather than guessed.
+  throwsPosEnc(() => pe.model.fromConfig({ ...cfg, model_type: 'llama' }), 'INVALID_CONFIG', /alpha is read by transformers only for HunYuan/);
+  assert.deepEqual(pe.model.toConfig(plan).rope_parameters, { rope_type: 'dynamic', rope_theta: 10000, alpha: 1000, factor: 1 });
 });

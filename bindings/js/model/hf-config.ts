@@ -33,6 +33,7 @@ const KINDS: Record<string, 'rope' | 'alibi' | 'learned' | 'falcon' | 'mpt'> = {
   gemma4_text: 'rope', phi: 'rope', phi3: 'rope', stablelm: 'rope', gpt_neox: 'rope', gptj: 'rope', codegen: 'rope',
   cohere: 'rope', cohere2: 'rope', glm: 'rope', glm4: 'rope', deepseek_v2: 'rope', deepseek_v3: 'rope', gpt_oss: 'rope',
   llama4: 'rope', llama4_text: 'rope', smollm3: 'rope', modernbert: 'rope', starcoder2: 'rope', olmo2: 'rope', pixtral: 'rope',
+  hunyuan_v1_dense: 'rope', hunyuan_v1_moe: 'rope',
   falcon: 'falcon', RefinedWeb: 'falcon', RefinedWebModel: 'falcon', bloom: 'alibi', mpt: 'mpt',
   gpt2: 'learned', opt: 'learned', bert: 'learned', roberta: 'learned', 'xlm-roberta': 'learned',
 };

@@ -13,6 +13,8 @@ import { ZOO, fixture } from './model-zoo-expect.mjs';
 
 const pe = await createPosEnc();
 const POSITIONS = [0, 17, 4095];
+// Past 16384 (Ministral 3's query-scale step) and past every LongRoPE original length (long factors).
+const FAR = [...POSITIONS, 40000];
 
 /** What layer `w` (a model-zoo-expect layer) does to one row at position p: its RoPE, then its query scale on q. */
 function expected(w, row, p, isQuery, freqs = w.rope?.w) {
@@ -40,9 +42,14 @@ for (const [name, want] of Object.entries(ZOO)) {
     for (const layer of plan.layers) {
       const w = want.layer(layer.index);
       const layout = layer.index % 2 === 0 ? 'bshd' : 'bhsd';
-      checkRows({ batch: 1, seq: POSITIONS.length, qHeads: 2, kHeads: 1, qDim: d, layout },
-        (q, k, dims, kDims) => pe.model.apply(plan, layer.index, q, k, { layout, dims, kDims, positionIds: POSITIONS }),
-        (row, _b, s, isQuery) => expected(w, row, POSITIONS[s], isQuery), { seed: layer.index + 1, exact: untouched(w, d) });
+      for (const positions of [POSITIONS, FAR]) {
+        // HF longrope_frequency_update: the long list once max(position_ids) + 1 exceeds the original length.
+        const long = w.rope?.long && Math.max(...positions) + 1 > plan.longRope.originalMaxPositionEmbeddings;
+        checkRows({ batch: 1, seq: positions.length, qHeads: 2, kHeads: 1, qDim: d, layout },
+          (q, k, dims, kDims) => pe.model.apply(plan, layer.index, q, k, { layout, dims, kDims, positionIds: positions }),
+          (row, _b, s, isQuery) => expected(w, row, positions[s], isQuery, long ? w.rope.long : w.rope?.w),
+          { seed: layer.index + 1, exact: untouched(w, d) });
+      }
     }
   });
 }

@@ -62,7 +62,7 @@ export const enums = {
     values: ['lang', 'pixel'],
   },
   RopeForm: {
-    doc: 'How a model layer places its RoPE on a head (docs/encodings.md 8.12-8.16)',
+    doc: 'How a model layer places its RoPE on a head (docs/encodings.md 8.12-8.15)',
     cpp: 'posenc::RopeFormKind',
     header: 'posenc/rope_layer.hpp',
     ts: 'ROPE_FORMS',

@@ -1,4 +1,4 @@
-// The RoPE forms of current models (docs/encodings.md 8.12-8.17), each a piece of the one RoPE
+// The RoPE forms of current models (docs/encodings.md 8.12-8.16), each a piece of the one RoPE
 // driver: where the rotated pairs sit in a head (Gemma 4's proportional RoPE, DeepSeek's decoupled
 // block), which position axis drives each pair (M-RoPE, Pixtral) and a per-position query scale
 // (Llama 4, Ministral 3).

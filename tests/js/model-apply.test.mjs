@@ -159,6 +159,9 @@ test("Pixtral's 2-D RoPE: row ids with freqs[::2] on the first half of the pairs
   const [rows, cols] = [3, 5];
   checkRows({ batch: 1, seq: rows * cols, qHeads: 2, kHeads: 2, qDim: 64 }, applyOf(plan, 0, { opts: { grid: [rows, cols] } }),
     (row, _b, s) => applyPartialHalf(row, pixtralFreqs(64, 10000, Math.floor(s / cols), s % cols)));
+  throwsPosEnc(() => pe.model.apply(plan, 0, new Float32Array(64), null, { dims: [1, 64], positionIds: [0, 64] }), 'OUT_OF_RANGE', /0 to 63/);
+  throwsPosEnc(() => pe.model.apply(plan, 0, new Float32Array(64), null, { dims: [1, 64], offset: 3 }), 'INVALID_ARGUMENT', /grid or positionIds/);
+  throwsPosEnc(() => pe.model.cosSin(plan, 0, [3]), 'INVALID_ARGUMENT', /row and column ids/);
   const ids = [[0, 63, 10, 2], [63, 0, 11, 2]]; // [2, seq]: rows, then columns
   checkRows({ batch: 1, seq: 4, qHeads: 1, qDim: 64 }, applyOf(plan, 1, { opts: { positionIds: ids.flat() } }),
     (row, _b, s) => applyPartialHalf(row, pixtralFreqs(64, 10000, ids[0][s], ids[1][s])));
@@ -212,4 +215,26 @@ test("Dynamic NTK with HunYuan's alpha: the alpha base up to max_position_embedd
   // Other models never read alpha in transformers: refused rather than guessed.
   throwsPosEnc(() => pe.model.fromConfig({ ...cfg, model_type: 'llama' }), 'INVALID_CONFIG', /alpha is read by transformers only for HunYuan/);
   assert.deepEqual(pe.model.toConfig(plan).rope_parameters, { rope_type: 'dynamic', rope_theta: 10000, alpha: 1000, factor: 1 });
+});
+
+test('model.apply and createCache refuse what a layer cannot take, naming it', () => {
+  const llama = pe.model.fromConfig({ model_type: 'llama', num_hidden_layers: 2, hidden_size: 64, num_attention_heads: 4, rope_theta: 10000 });
+  const q = new Float32Array(2 * 16);
+  throwsPosEnc(() => pe.model.apply(llama, 2, q, null, { dims: [2, 16] }), 'OUT_OF_RANGE', /layer 2 is outside the model's 2 layers/);
+  throwsPosEnc(() => pe.model.apply({}, 0, q, null, { dims: [2, 16] }), 'INVALID_TYPE', /plan must be a plan/);
+  throwsPosEnc(() => pe.model.apply(llama, 0, q, null, { dims: [2, 16], grid: [1, 2] }), 'INVALID_ARGUMENT', /grid is for Pixtral/);
+  throwsPosEnc(() => pe.model.apply(llama, 0, q, null, { dims: [2, 16], laneOrder: 'sglang' }), 'INVALID_ARGUMENT', /laneOrder/);
+  throwsPosEnc(() => pe.model.apply(llama, 0, q, null, { dims: [4, 8] }), 'SHAPE_MISMATCH', /headDim 16 disagrees with the tensors' head size 8/);
+  throwsPosEnc(() => pe.model.apply(llama, 0, q, null, { dims: [2, 16], rotaryDim: 8 }), 'UNKNOWN_OPTION', /rotaryDim/);
+  const deepseek = pe.model.fromConfig({ model_type: 'deepseek_v3', num_hidden_layers: 1, hidden_size: 64, num_attention_heads: 4,
+    qk_nope_head_dim: 8, qk_rope_head_dim: 16, rope_theta: 10000 });
+  throwsPosEnc(() => pe.model.apply(deepseek, 0, new Float32Array(20), null, { dims: [1, 20] }), 'SHAPE_MISMATCH', /neither qk_nope_head_dim \+ qk_rope_head_dim \(8 \+ 16\) nor qk_rope_head_dim/);
+  const vl = pe.model.fromConfig({ model_type: 'qwen3_vl_text', num_hidden_layers: 1, hidden_size: 64, num_attention_heads: 4, rope_theta: 1e6,
+    rope_scaling: { rope_type: 'default', mrope_section: [4, 2, 2], mrope_interleaved: true } });
+  throwsPosEnc(() => pe.model.apply(vl, 0, q, null, { dims: [2, 16], positionIds: [0, 1, 2, 3, 4] }), 'SHAPE_MISMATCH', /positionIds/);
+  throwsPosEnc(() => pe.model.createCache(llama, 0, {}), 'MISSING_OPTION', /maxPositions/);
+  throwsPosEnc(() => pe.model.createCache(llama, 0, { maxPositions: 8, laneOrder: 1 }), 'INVALID_TYPE', /laneOrder must be 'hf' or 'vllm'/);
+  const cache = pe.model.createCache(llama, 0, { maxPositions: 8 });
+  cache.dispose();
+  throwsPosEnc(() => cache.apply(q, null, { dims: [2, 16] }), 'DISPOSED', /LayerRopeCache.apply/);
 });

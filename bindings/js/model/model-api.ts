@@ -53,9 +53,13 @@ export interface ModelApi {
   toConfig(plan: ModelPlan): Record<string, unknown>;
   /** The plan written as GGUF key/values (llama.cpp names) with their GGUF types. */
   toGguf(plan: ModelPlan): GgufMetadata;
-  /** The RoPE frequencies of layer `layer` (null without RoPE); proportional RoPE's non-rotated pairs are 0. */
+  /**
+   * The RoPE frequencies of layer `layer` (null without RoPE); proportional RoPE's non-rotated pairs
+   * are 0. Pixtral's 2-D layers: the head's f_j in order (HF's `freqs`); pair i < headDim/4 turns
+   * with f_2i by the row, pair headDim/4 + i with f_(2i+1) by the column.
+   */
   frequencies(plan: ModelPlan, layer: number, options?: ModelLengthOptions): RopeFrequencies | null;
-  /** cos/sin of layer `layer` at `positions` (null without RoPE), formed in float64 from the frequencies. */
+  /** cos/sin of layer `layer` at one-axis `positions` (null without RoPE; M-RoPE: text), float64; 2-D layers refuse (they take row and column ids). */
   cosSin(plan: ModelPlan, layer: number, positions: ArrayLike<number>, options?: ModelLengthOptions): LayerCosSin | null;
   /** The ALiBi slopes of layer `layer` (null without ALiBi). */
   alibiSlopes(plan: ModelPlan, layer: number): Float64Array | null;

@@ -147,6 +147,9 @@ export function planFromConfig(fn: string, config: unknown, options: PlanReadOpt
   const longrope = plan.layers.find((l) => l.rope?.spec.scaling?.type === 'longrope');
   if (longrope) plan.longRope = longRopeSwitch(fn, options, longrope.rope!, maxPositionEmbeddings, notes);
   if (modelType.startsWith('gemma4')) plan.headDim = c.integer('head_dim') ?? 256;
+  // DeepSeek MLA: q and k heads are qk_nope_head_dim + qk_rope_head_dim lanes (HF qk_head_dim), not hidden / heads.
+  const mla = plan.layers.find((l) => l.rope?.form.kind === 'decoupled')?.rope?.form;
+  if (mla?.kind === 'decoupled') plan.headDim = mla.nopeHeadDim + mla.ropeHeadDim;
   return plan;
 }
 

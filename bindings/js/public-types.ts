@@ -30,6 +30,8 @@ export type {
   AbsolutePositions, AttentionWindow, GgufMetadata, GgufReadOptions, GgufValue, LayerAlibi, LayerCosSin, LayerPlan, LayerRope,
   LongRopeSwitch, ModelApi, ModelConfigOptions, ModelLengthOptions, ModelPlan, QueryScaling, RopeForm,
 } from './model/model-api.js';
+export type { LaneOrder, LayerCacheApplyOptions, ModelApplyOptions, ModelCacheOptions } from './model/model-api.js';
+export { LayerRopeCache } from './model/model-api.js';
 export type {
   BytesInput, IoApi, OutputDtype, ReadNpyOptions, ReadSafetensorsOptions, SafetensorsEntry, SafetensorsHeader, WriteNpyOptions,
   WriteSafetensorsOptions,

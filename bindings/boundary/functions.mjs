@@ -156,4 +156,14 @@ export const functions = {
       bias: 'ptr', biasHeads: 'i32', rotaryDim: 'i32', ropeBase: 'f64', pairing: 'Pairing', out: 'ptr', scoresOut: 'ptr',
     },
   },
+
+  // KV-cache context shift (rope_shift_bindings.cpp): keys (q, and k if not 0) move from (offset, ids) to (toOffset, toIds)
+  ropeShift: {
+    doc: 'Re-rotates rotated keys in place from their positions to new ones (a spec; refuses non-shiftable scalings)',
+    args: { ...ropeTensors, ...ropeSpec, ...positions, toOffset: 'f64', toIds: 'ptr', toPerBatch: 'bool' },
+  },
+  ropeShiftRotation: {
+    doc: 'The same with given inverse frequencies (rotaryDim/2 doubles at invFreq), e.g. a cache\'s',
+    args: { ...ropeTensors, pairing: 'Pairing', rotaryDim: 'i32', invFreq: 'ptr', ...positions, toOffset: 'f64', toIds: 'ptr', toPerBatch: 'bool' },
+  },
 };

@@ -20,6 +20,7 @@ export type {
 } from './families/rope/rope.js';
 export type { Rope2dFrequencies } from './families/rope/forms.js';
 export type { RopeShiftMoveOptions, RopeShiftOptions } from './families/rope/shift.js';
+export type { RopePermuteOptions, WeightData, WeightTensor } from './families/rope/permute.js';
 export type { HeadsAttentionOptions, IndexTensor } from './families/relative-args.js';
 export type { ShawApi, ShawAttentionOptions, ShawGatherOptions, ShawIndexOptions } from './families/shaw.js';
 export type { TransformerXLApi, TxlRelShiftOptions, TxlScoreOptions, TxlSinusoidOptions } from './families/transformer-xl.js';

@@ -4,6 +4,8 @@ import { readJsonFile, readTensorFile, writeTensorFile } from './files.js';
 import { PosEncError } from '../runtime/errors.js';
 import type { PosEnc } from '../posenc.js';
 import { PLAN_COMMAND } from './plan-command.js';
+import { SHIFT_COMMAND } from './shift-command.js';
+import { PERMUTE_COMMAND } from './permute-command.js';
 
 /** Parsed flags: --name value pairs (values are strings) and positional arguments. */
 export interface Flags {
@@ -177,6 +179,8 @@ export const COMMANDS: Record<string, Command> = {
   },
 
   plan: PLAN_COMMAND,
+  shift: SHIFT_COMMAND,
+  permute: PERMUTE_COMMAND,
 
   alibi: {
     summary: 'write an ALiBi bias [heads, qLen, kLen]',

@@ -14,6 +14,8 @@ import type { RopeConfigOptions, RopeModelSpec } from './config.js';
 import { ropeFormsApi } from './forms.js';
 import type { Rope2dOptions, RopeMultimodalOptions, RopeXPosOptions } from './forms.js';
 import { qHeads, qkOf, rotateInPlace } from './shapes.js';
+import { permuteWeights } from './permute.js';
+import type { RopePermuteOptions, WeightData, WeightTensor } from './permute.js';
 import { ropeShiftApi } from './shift.js';
 import type { RopeShiftOptions } from './shift.js';
 import type { RopeTensorOptions } from './shapes.js';
@@ -32,6 +34,7 @@ export type {
 export type { Rope2dOptions, RopeMultimodalOptions, RopeXPosOptions } from './forms.js';
 export type { RopeConfigOptions, RopeModelSpec } from './config.js';
 export type { RopeShiftMoveOptions, RopeShiftOptions } from './shift.js';
+export type { RopePermuteOptions, WeightData, WeightTensor } from './permute.js';
 
 /** Options of {@link RopeApi.apply}. */
 export interface RopeApplyOptions extends RopeSpec, RopeTensorOptions {
@@ -118,6 +121,13 @@ export interface RopeApi {
    * switch are refused (`INVALID_ARGUMENT`).
    */
   shift(k: TensorInput, options: RopeShiftOptions): void;
+  /**
+   * A q/k projection weight `[outFeatures, inFeatures]` (or bias `[outFeatures]`) with the rows of
+   * each head reordered for the other pairing (`to: 'half'`: Hugging Face's permute of Meta
+   * checkpoints; `to: 'interleaved'`: llama.cpp's, back), as a new array of the same element type.
+   * A permutation: `to` one pairing and back is the identity, bit for bit.
+   */
+  permuteWeights<T extends WeightData>(weight: T | WeightTensor<T>, options: RopePermuteOptions): WeightTensor<T>;
 }
 
 const APPLY_OPTIONS = [...SPEC_KEYS, 'layout', 'dims', 'kDims', 'numHeads', 'offset', 'positionIds', 'seqLen', 'mropeSection'];
@@ -300,7 +310,7 @@ export function ropeApi(heap: Heap): RopeApi {
     }
   }
 
-  return { apply, frequencies, angles, createCache, rotaryEmbedding, ...ropeFormsApi(heap), fromConfig, ...ropeShiftApi(heap) };
+  return { apply, frequencies, angles, createCache, rotaryEmbedding, ...ropeFormsApi(heap), fromConfig, ...ropeShiftApi(heap), permuteWeights };
 }
 
 function interleavedFlag(fn: string, value: unknown): number {

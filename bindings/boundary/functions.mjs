@@ -166,4 +166,13 @@ export const functions = {
     doc: 'The same with given inverse frequencies (rotaryDim/2 doubles at invFreq), e.g. a cache\'s',
     args: { ...ropeTensors, pairing: 'Pairing', rotaryDim: 'i32', invFreq: 'ptr', ...positions, toOffset: 'f64', toIds: 'ptr', toPerBatch: 'bool' },
   },
+
+  // Precision oracle (precision_bindings.cpp): an upstream pipeline against float64, see posenc/rope_precision.hpp
+  ropePrecision: {
+    doc: 'Errors per bucket of positions, [variants][cos/sin, rotation][buckets] doubles at out; pipelineFreq: float32 values (hf: inverse frequencies, ggml: freq factors or 0)',
+    args: {
+      invFreq: 'ptr', pairs: 'i32', attentionFactor: 'f64', recipe: 'AngleRecipe', pipelineFreq: 'ptr', attention: 'f64', thetaScale: 'f64',
+      freqScale: 'f64', extFactor: 'f64', corrLow: 'f64', corrHigh: 'f64', start: 'f64', count: 'i32', bucket: 'i32', out: 'ptr',
+    },
+  },
 };

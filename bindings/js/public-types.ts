@@ -36,5 +36,8 @@ export type {
   BytesInput, IoApi, ReadNpyOptions, ReadSafetensorsOptions, SafetensorsEntry, SafetensorsHeader, WriteNpyOptions,
 } from './io/io.js';
 export type { ForeignTensor, TensorClass, TensorsApi, TfjsTensorLike } from './tensors.js';
+export type {
+  PrecisionApi, PrecisionOptions, PrecisionPipeline, PrecisionPipelineReport, PrecisionReport,
+} from './tools/precision.js';
 export { WasmTensor } from './runtime/memory.js';
 export type { MemoryApi } from './runtime/memory.js';

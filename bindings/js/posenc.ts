@@ -28,6 +28,8 @@ import { transformerXLApi } from './families/transformer-xl.js';
 import type { TransformerXLApi } from './families/transformer-xl.js';
 import { modelApi } from './model/model-api.js';
 import type { ModelApi } from './model/model-api.js';
+import { doctorApi } from './tools/doctor.js';
+import type { DoctorApi } from './tools/doctor.js';
 import { precisionApi } from './tools/precision.js';
 import type { PrecisionApi } from './tools/precision.js';
 
@@ -66,6 +68,8 @@ export interface PosEnc {
   readonly model: ModelApi;
   /** Reading and writing tables: `.npy` and `.safetensors` files (plain JS, no WebAssembly). */
   readonly io: IoApi;
+  /** The convention doctor: which RoPE convention rotated a tensor; every ambiguity of a config (docs/reference.md). */
+  readonly doctor: DoctorApi;
   /** The precision oracle: RoPE as float32/float16/bfloat16 pipelines compute it, against float64 (docs/reference.md). */
   readonly precision: PrecisionApi;
   /** Tensors kept in WebAssembly memory, for hot loops without copies (`pe.memory.tensor(dims)`). */
@@ -109,6 +113,7 @@ export function assemble(raw: RawModule): PosEnc {
     alibi,
     attention: Object.freeze(attentionApi(heap)),
     model,
+    doctor: Object.freeze(doctorApi(rope, model)),
     precision: Object.freeze(precisionApi(heap, rope, model)),
     io: Object.freeze(ioApi()),
     memory: Object.freeze(memoryApi(heap)),

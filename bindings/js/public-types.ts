@@ -36,6 +36,7 @@ export type {
   BytesInput, IoApi, ReadNpyOptions, ReadSafetensorsOptions, SafetensorsEntry, SafetensorsHeader, WriteNpyOptions,
 } from './io/io.js';
 export type { ForeignTensor, TensorClass, TensorsApi, TfjsTensorLike } from './tensors.js';
+export type { DoctorApi, DoctorConfigReport, DoctorFinding, DoctorIdentification, DoctorIdentifyOptions } from './tools/doctor.js';
 export type {
   PrecisionApi, PrecisionOptions, PrecisionPipeline, PrecisionPipelineReport, PrecisionReport,
 } from './tools/precision.js';

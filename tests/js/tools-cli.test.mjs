@@ -77,3 +77,48 @@ test('posenc permute reorders rows as pe.rope.permuteWeights does, and back', ()
   assert.match(run('permute', '--in', input, '--to', 'sideways', '--num-heads', '3', '--out', back).stderr, /to/);
   assert.match(run('permute', '--in', input, '--to', 'half', '--num-heads', '5', '--out', back).stderr, /24 output rows are not numHeads 5/);
 });
+
+test('posenc doctor config.json lists the findings of pe.doctor.config; --before/--after identifies', () => {
+  const r = run('doctor', join(fixtures, 'phi-3-mini-128k-instruct.json'));
+  assert.equal(r.status, 0, r.stderr);
+  const findings = pe.doctor.config(readFileSync(join(fixtures, 'phi-3-mini-128k-instruct.json'), 'utf8')).findings;
+  assert.match(r.stdout, new RegExp(`${findings.length} findings:`));
+  for (const f of findings) assert.ok(r.stdout.includes(`- ${f.key ? `${f.key}: ` : ''}${f.text}`), f.text);
+  const json = JSON.parse(run('doctor', join(fixtures, 'phi-3-mini-128k-instruct.json'), '--json', 'true').stdout);
+  assert.deepEqual(json.findings, findings);
+
+  const before = { data: randomFloats(12 * 64, 64), dims: [12, 64] };
+  const after = { data: before.data.slice(), dims: [12, 64] };
+  pe.rope.apply(after, null, { pairing: 'interleaved', base: 500000, offset: 20 });
+  const id = run('doctor', '--before', writeJson('b.json', before), '--after', writeJson('a.json', after));
+  assert.equal(id.status, 0, id.stderr);
+  assert.match(id.stdout, /pairing +interleaved\nrotary dim +64 of 64 lanes\nbase +500000\nscaling +none/);
+  assert.match(id.stdout, /offset +20 \(the rotation used the positions given \+ 20\)/);
+  assert.match(id.stdout, /confidence +medium\nnote: 2 of 32 pairs turn too little between the positions given/); // 12 positions, base 500000
+  assert.match(id.stdout, /spec: \{"headDim":64,"rotaryDim":64,"base":500000,"pairing":"interleaved"\}/);
+  assert.match(run('doctor').stderr, /give a config\.json, or --before and --after tensor files/);
+  assert.match(run('doctor', join(fixtures, 'gpt2.json'), '--before', 'x.npy').stderr, /do not go together/);
+});
+
+test('posenc precision prints the oracle by ranges of positions', () => {
+  const r = run('precision', '--rotary-dim', '64', '--base', '10000', '--context', '2048', '--steps', 'true');
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.split('\n');
+  assert.equal(lines[0], 'the RoPE given: RoPE rotary dim 64, base 10000, default; positions 0-2047');
+  assert.match(lines[2], /^positions +hf-float32 +hf-float16 +hf-bfloat16 +ggml-float32 +ggml-float16$/);
+  assert.match(lines[3], /^0-15 /);
+  assert.match(r.stdout, /\n1024-2047 /);
+  assert.match(r.stdout, /hf-float16:\n {2}inv_freq: float32/);
+  assert.match(r.stdout, /5 pipelines x 2048 positions x 32 pairs in \d+\.\d+ s/);
+  // The table's last row is the oracle's maximum over those positions
+  const report = pe.precision.oracle({ rotaryDim: 64, base: 10000 }, { contextLength: 2048 });
+  const last = lines.find((l) => l.startsWith('1024-2047')).trim().split(/ +/).slice(1).map(Number);
+  report.pipelines.forEach((p, k) => assert.equal(last[k], Number(Math.max(...p.rotationError.slice(1024)).toExponential(1))));
+  const cfg = run('precision', join(fixtures, 'llama-3.2-1b-instruct.json'), '--context', '512', '--pipelines', 'hf-bfloat16', '--json', 'true');
+  const json = JSON.parse(cfg.stdout);
+  assert.equal(json.spec.scalingType, 'llama3');
+  assert.deepEqual(json.pipelines.map((p) => p.name), ['hf-bfloat16']);
+  assert.match(run('precision', '--rotary-dim', '64').stderr, /--context is required/);
+  assert.match(run('precision', '--context', '64').stderr, /give a config\.json or --rotary-dim/);
+  assert.match(run('precision', '--rotary-dim', '64', '--context', '64', '--pipelines', 'tpu-float8').stderr, /pipelines\[0\]/);
+});

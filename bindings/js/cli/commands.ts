@@ -6,6 +6,8 @@ import type { PosEnc } from '../posenc.js';
 import { PLAN_COMMAND } from './plan-command.js';
 import { SHIFT_COMMAND } from './shift-command.js';
 import { PERMUTE_COMMAND } from './permute-command.js';
+import { DOCTOR_COMMAND } from './doctor-command.js';
+import { PRECISION_COMMAND } from './precision-command.js';
 
 /** Parsed flags: --name value pairs (values are strings) and positional arguments. */
 export interface Flags {
@@ -181,6 +183,8 @@ export const COMMANDS: Record<string, Command> = {
   plan: PLAN_COMMAND,
   shift: SHIFT_COMMAND,
   permute: PERMUTE_COMMAND,
+  doctor: DOCTOR_COMMAND,
+  precision: PRECISION_COMMAND,
 
   alibi: {
     summary: 'write an ALiBi bias [heads, qLen, kLen]',

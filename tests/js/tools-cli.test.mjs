@@ -109,7 +109,7 @@ test('posenc precision prints the oracle by ranges of positions', () => {
   assert.match(lines[3], /^0-15 /);
   assert.match(r.stdout, /\n1024-2047 /);
   assert.match(r.stdout, /hf-float16:\n {2}inv_freq: float32/);
-  assert.match(r.stdout, /5 pipelines x 2048 positions x 32 pairs in \d+\.\d+ s/);
+  assert.match(r.stderr, /^5 pipelines x 2048 positions x 32 pairs in \d+\.\d+ s\n$/);
   // The table's last row is the oracle's maximum over those positions
   const report = pe.precision.oracle({ rotaryDim: 64, base: 10000 }, { contextLength: 2048 });
   const last = lines.find((l) => l.startsWith('1024-2047')).trim().split(/ +/).slice(1).map(Number);

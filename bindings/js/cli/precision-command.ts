@@ -65,6 +65,7 @@ export const PRECISION_COMMAND: Command = {
         for (const step of p.steps) print(`  ${step}`);
       }
     }
-    print(`${report.pipelines.length} pipelines x ${contextLength} positions x ${s.rotaryDim / 2} pairs in ${seconds.toFixed(2)} s`);
+    // The time goes to stderr: stdout stays the same from run to run
+    process.stderr.write(`${report.pipelines.length} pipelines x ${contextLength} positions x ${s.rotaryDim / 2} pairs in ${seconds.toFixed(2)} s\n`);
   },
 };

@@ -101,9 +101,9 @@ const CASES = [
   ['RopeCache.shift', (k, o) => ropeCache.shift(k, o), [T([3, 8]), { offset: 2, newPositionIds: [5, 6, 9] }]],
   ['rope.permuteWeights', (w, o) => pe.rope.permuteWeights(w, o), [T([16, 3]), { to: 'half', numHeads: 2, rotaryDim: 4 }]],
   ['doctor.identify', (b, a, o) => pe.doctor.identify(b, a, o), [T([6, 8], 7), rotatedAt3, { offset: 3 }]],
-  // The config as JSON text: hostile values for each of its keys would reach pe.model.fromConfig,
-  // where num_hidden_layers 2^31 builds a plan of 2^31 layers (out of memory; the model area's to fix)
-  ['doctor.config', (c, o) => pe.doctor.config(c, o), [JSON.stringify({ hidden_size: 64, num_attention_heads: 4, num_hidden_layers: 2, rope_theta: 10000 }), { longRope: 'hf' }]],
+  // Hostile values for each key of a config (num_hidden_layers 2^31 - 1 among them) reach the plan reader.
+  ['model.fromConfig', (c, o) => pe.model.fromConfig(c, o), [{ hidden_size: 64, num_attention_heads: 4, num_hidden_layers: 2, rope_theta: 10000 }, { longRope: 'hf' }]],
+  ['doctor.config', (c, o) => pe.doctor.config(c, o), [{ hidden_size: 64, num_attention_heads: 4, num_hidden_layers: 2, rope_theta: 10000 }, { longRope: 'hf' }]],
   ['precision.oracle', (s, o) => pe.precision.oracle(s, o), [{ rotaryDim: 8, base: 100 }, { contextLength: 16, bucket: 4, pipelines: ['hf-bfloat16', 'ggml-float16'] }]],
 ];
 

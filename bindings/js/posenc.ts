@@ -22,11 +22,12 @@ import { shawApi } from './families/shaw.js';
 import type { ShawApi } from './families/shaw.js';
 import { t5Api } from './families/t5.js';
 import type { T5Api } from './families/t5.js';
-import { tensorsApi } from './tensors.js';
-import type { TensorsApi } from './tensors.js';
+import { tensorsApi } from './io/tensors.js';
+import type { TensorsApi } from './io/tensors.js';
 import { transformerXLApi } from './families/transformer-xl.js';
 import type { TransformerXLApi } from './families/transformer-xl.js';
 import { modelApi } from './model/model-api.js';
+import { fromConfig } from './model/rope-from-config.js';
 import type { ModelApi } from './model/model-api.js';
 import { doctorApi } from './tools/doctor.js';
 import type { DoctorApi } from './tools/doctor.js';
@@ -96,7 +97,7 @@ export interface CreatePosEncOptions {
 /** @internal Builds the API over a loaded module (loading.ts loads it). */
 export function assemble(raw: RawModule): PosEnc {
   const heap = new Heap(raw);
-  const rope = Object.freeze(ropeApi(heap));
+  const rope = Object.freeze(ropeApi(heap, fromConfig));
   const alibi = Object.freeze(alibiApi(heap));
   const model = Object.freeze(modelApi(heap, rope, alibi));
   return Object.freeze({

@@ -38,7 +38,7 @@ export type {
   BytesInput, IoApi, OutputDtype, ReadNpyOptions, ReadSafetensorsOptions, SafetensorsEntry, SafetensorsHeader, WriteNpyOptions,
   WriteSafetensorsOptions,
 } from './io/io.js';
-export type { ForeignTensor, TensorClass, TensorsApi, TfjsTensorLike } from './tensors.js';
+export type { ForeignTensor, TensorClass, TensorsApi, TfjsTensorLike } from './io/tensors.js';
 export type { DoctorApi, DoctorConfigReport, DoctorFinding, DoctorIdentification, DoctorIdentifyOptions } from './tools/doctor.js';
 export type {
   PrecisionApi, PrecisionOptions, PrecisionPipeline, PrecisionPipelineReport, PrecisionReport,

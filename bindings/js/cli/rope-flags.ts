@@ -2,7 +2,7 @@
 // --rotary-dim/--base/--pairing, never both.
 import type { PosEnc } from '../posenc.js';
 import { PosEncError } from '../runtime/errors.js';
-import type { RopeModelSpec } from '../families/rope/config.js';
+import type { RopeModelSpec } from '../families/rope/spec.js';
 import type { Flag, FlagValues } from './flags.js';
 import { CliError } from './flags.js';
 import { readJsonFile } from './input.js';

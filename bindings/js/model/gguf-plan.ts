@@ -4,7 +4,7 @@
 // convert_hf_to_gguf.py; and a plan written back as those keys.
 import * as args from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
-import type { RopeModelSpec } from '../families/rope/config.js';
+import type { RopeModelSpec } from '../families/rope/spec.js';
 import type { LongRopeScaling, RopeScaling } from '../families/rope/spec.js';
 import { asBytes, readGgufHeader } from './gguf-header.js';
 import { readF32Tensor } from './gguf-tensors.js';

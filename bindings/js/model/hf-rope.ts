@@ -2,7 +2,7 @@
 // `rope_type`, v5 `rope_parameters` with `rope_theta` inside) read into a posenc RoPE spec and
 // form, as transformers' modeling_rope_utils.py (`ROPE_INIT_FUNCTIONS`, `_compute_*_parameters`)
 // reads it. Every problem is an INVALID_CONFIG error naming the field.
-import type { RopeModelSpec } from '../families/rope/config.js';
+import type { RopeModelSpec } from '../families/rope/spec.js';
 import type { LongRopeScaling, RopeScaling, YarnRopeScaling } from '../families/rope/spec.js';
 import type { Fields } from './config-fields.js';
 import type { RopeForm } from './plan.js';

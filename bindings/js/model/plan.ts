@@ -2,7 +2,7 @@
 // ALiBi, attention window, query scaling), plus the model-level facts (absolute table, head sizes,
 // the LongRoPE switch). Plain data (JSON-serialisable): pe.model builds it from a Hugging Face
 // config.json or a GGUF header and computes frequencies, slopes and scales from it.
-import type { RopeModelSpec } from '../families/rope/config.js';
+import type { RopeModelSpec } from '../families/rope/spec.js';
 
 /**
  * How a layer's RoPE places its frequencies on the head, beyond the spec's `rotaryDim`/`pairing`

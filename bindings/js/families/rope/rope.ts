@@ -9,8 +9,6 @@ import { Heap } from '../../runtime/heap.js';
 import { HeapScope } from '../../runtime/scope.js';
 import { positionCount, positionsOf } from '../../runtime/positions.js';
 import { RopeCache } from './cache.js';
-import { fromConfig } from './config.js';
-import type { RopeConfigOptions, RopeModelSpec } from './config.js';
 import { ropeFormsApi } from './forms.js';
 import type { Rope2dOptions, RopeMultimodalOptions, RopeXPosOptions } from './forms.js';
 import { qHeads, qkOf, rotateInPlace } from './shapes.js';
@@ -21,7 +19,7 @@ import type { RopeShiftOptions } from './shift.js';
 import type { RopeTensorOptions } from './shapes.js';
 import { readRopeFrequencyBlock, ropeFrequencyBlockListStart } from '../../generated/boundary.js';
 import { frequencyBlockLength, PAIRINGS, readFrequencies, resolveSpec, SPEC_KEYS, seqLenOf } from './spec.js';
-import type { ResolvedSpec, RopeFrequencies, RopeSpec } from './spec.js';
+import type { ResolvedSpec, RopeConfigOptions, RopeFrequencies, RopeModelSpec, RopeSpec } from './spec.js';
 
 export type { HeadLayout, RopeTensorOptions } from './shapes.js';
 export { RopeCache } from './cache.js';
@@ -32,7 +30,7 @@ export type {
   RopeFrequencies, RopePairing, RopeScaling, RopeScalingType, RopeSpec, YarnRopeScaling,
 } from './spec.js';
 export type { Rope2dOptions, RopeMultimodalOptions, RopeXPosOptions } from './forms.js';
-export type { RopeConfigOptions, RopeModelSpec } from './config.js';
+export type { RopeConfigOptions, RopeModelSpec } from './spec.js';
 export type { RopeShiftMoveOptions, RopeShiftOptions } from './shift.js';
 export type { RopePermuteOptions, WeightData, WeightTensor } from './permute.js';
 
@@ -139,7 +137,11 @@ export function refuseMrope(fn: string, opts: Record<string, unknown>): void {
   }
 }
 
-export function ropeApi(heap: Heap): RopeApi {
+/**
+ * The rope family over one heap. `fromConfig` (pe.rope.fromConfig) reads a config through the
+ * per-layer plan, which lives above the families (bindings/js/model): posenc.ts passes it in.
+ */
+export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi {
   const call = heap.call;
 
   /** Writes the scaling block (if any) into the scope; returns its address or 0. */

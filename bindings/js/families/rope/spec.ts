@@ -346,3 +346,25 @@ export function readFrequencies(heap: Heap, ptr: Ptr, pairs: number, scaling: Pa
   }
   return result;
 }
+
+/** The RoPE of a model: pass it (spread) to apply, createCache, frequencies, applyMultimodal... */
+export interface RopeModelSpec {
+  /** Lanes per head that the spec applies to (DeepSeek: `qk_rope_head_dim`, the rotary part of a head). */
+  headDim: number;
+  /** Rotated lanes: int(headDim * partial_rotary_factor), or GPT-J/CodeGen `rotary_dim`. */
+  rotaryDim: number;
+  /** `rope_theta` (default 10000; GPT-NeoX `rotary_emb_base`). */
+  base: number;
+  /** `'interleaved'` for GPT-J, CodeGen, Cohere, GLM, DeepSeek (`rope_interleave`) and Llama 4; `'half'` otherwise. */
+  pairing: RopePairing;
+  /** The scaling variant with every default made explicit; absent for the unscaled RoPE. */
+  scaling?: RopeScaling;
+  /** Qwen2-VL-style M-RoPE sections (`mrope_section`): use {@link RopeApi.applyMultimodal}. */
+  mropeSection?: number[];
+}
+
+/** Options of {@link RopeApi.fromConfig}. */
+export interface RopeConfigOptions {
+  /** The layers to read, by attention type (e.g. `'full_attention'`, `'sliding_attention'`), when the model's layers differ. */
+  layerType?: string;
+}

@@ -1,11 +1,11 @@
 // pe.tensors: between posenc's float32 `{ data, dims }` and other libraries' tensors. `from` makes a
 // float32 copy of an onnxruntime-web or transformers.js tensor (float32, float16 or float64 data)
 // or of a TensorFlow.js tensor; `wrap` turns a result into the caller's tensor class.
-import { PLATFORM_LITTLE_ENDIAN, decodeFloats } from './io/dtypes.js';
-import * as args from './runtime/args.js';
-import type { Tensor, TensorLike } from './runtime/args.js';
-import { PosEncError, describe } from './runtime/errors.js';
-import { isWasmTensor } from './runtime/wasm-tensor.js';
+import { PLATFORM_LITTLE_ENDIAN, decodeFloats } from './dtypes.js';
+import * as args from '../runtime/args.js';
+import type { Tensor, TensorLike } from '../runtime/args.js';
+import { PosEncError, describe } from '../runtime/errors.js';
+import { isWasmTensor } from '../runtime/wasm-tensor.js';
 
 /** What TensorFlow.js tensors carry, as far as {@link TensorsApi.from} needs it. */
 export interface TfjsTensorLike {

@@ -2,33 +2,11 @@
 // whose RoPE layers all rotate the same way. It reads the config through the per-layer plan
 // (bindings/js/model/hf-config.ts) and refuses, pointing to pe.model.fromConfig, a model whose
 // layers differ (Gemma 3's two bases, Command R7B's layers without RoPE, Gemma 4's proportional RoPE).
-import * as args from '../../runtime/args.js';
-import { PosEncError } from '../../runtime/errors.js';
-import { planFromConfig } from '../../model/hf-config.js';
-import type { LayerRope } from '../../model/plan.js';
-import type { RopePairing, RopeScaling } from './spec.js';
-
-/** The RoPE of a model: pass it (spread) to apply, createCache, frequencies, applyMultimodal... */
-export interface RopeModelSpec {
-  /** Lanes per head that the spec applies to (DeepSeek: `qk_rope_head_dim`, the rotary part of a head). */
-  headDim: number;
-  /** Rotated lanes: int(headDim * partial_rotary_factor), or GPT-J/CodeGen `rotary_dim`. */
-  rotaryDim: number;
-  /** `rope_theta` (default 10000; GPT-NeoX `rotary_emb_base`). */
-  base: number;
-  /** `'interleaved'` for GPT-J, CodeGen, Cohere, GLM, DeepSeek (`rope_interleave`) and Llama 4; `'half'` otherwise. */
-  pairing: RopePairing;
-  /** The scaling variant with every default made explicit; absent for the unscaled RoPE. */
-  scaling?: RopeScaling;
-  /** Qwen2-VL-style M-RoPE sections (`mrope_section`): use {@link RopeApi.applyMultimodal}. */
-  mropeSection?: number[];
-}
-
-/** Options of {@link RopeApi.fromConfig}. */
-export interface RopeConfigOptions {
-  /** The layers to read, by attention type (e.g. `'full_attention'`, `'sliding_attention'`), when the model's layers differ. */
-  layerType?: string;
-}
+import * as args from '../runtime/args.js';
+import { PosEncError } from '../runtime/errors.js';
+import { planFromConfig } from './hf-config.js';
+import type { LayerRope } from './plan.js';
+import type { RopeConfigOptions, RopeModelSpec } from '../families/rope/spec.js';
 
 const FN = 'rope.fromConfig';
 

@@ -117,6 +117,14 @@ test('DeepSeek-V3 decoupled RoPE: YaRN on the 64 lanes after 128 content lanes; 
     (q, k, dims, kDims) => pe.model.apply(v2, 0, q, k, { layout: 'bhsd', dims, kDims, positionIds: pos }), expect(applyComplex));
   assert.equal(pe.model.softmaxScaleFactor(v2, 0), 1);
   assert.ok(v2.notes.some((n) => /DeepseekV2Attention keeps the softmax scale/.test(n)));
+  // softmaxScale 'deepseek': DeepSeek's modeling_deepseek.py (DeepseekV2Attention.__init__) and vLLM
+  // multiply V2's softmax scale by mscale(factor, mscale_all_dim)^2 as well; the rotation is the same.
+  const v2ds = pe.model.fromConfig({ ...cfg, model_type: 'deepseek_v2', rope_scaling: { ...cfg.rope_scaling, mscale: 0.707, mscale_all_dim: 0.707 } },
+    { softmaxScale: 'deepseek' });
+  const m2 = 0.1 * 0.707 * Math.log(40) + 1;
+  assert.ok(Math.abs(pe.model.softmaxScaleFactor(v2ds, 0) - m2 * m2) < 1e-15);
+  assert.deepEqual(v2ds.layers[0].rope.spec, v2.layers[0].rope.spec);
+  assert.throws(() => pe.model.fromConfig(cfg, { softmaxScale: 'vllm' }), { code: 'INVALID_ARGUMENT' });
 });
 
 test('Llama 4 Scout: complex (adjacent) pairs with llama3 frequencies on RoPE layers; NoPE layers scale q by the attention temperature', () => {

@@ -18,6 +18,12 @@ export interface ModelConfigOptions {
   longRope?: LongRopeSwitch['rule'];
   /** vLLM `max_model_len` or llama.cpp context size, for `longRope: 'vllm' | 'llama.cpp'` (default max_position_embeddings). */
   contextLength?: number;
+  /**
+   * DeepSeek-V2's softmax scale with YaRN: `'hf'` (default) keeps transformers' `qk_head_dim^-0.5`
+   * (DeepseekV2Attention); `'deepseek'` multiplies it by mscale(factor, mscale_all_dim)², as
+   * DeepSeek's own modeling_deepseek.py and vLLM do (DeepSeek-V3 does so in every source).
+   */
+  softmaxScale?: 'hf' | 'deepseek';
 }
 
 /** Internal: pe.rope.fromConfig reads configs that do not say how many layers there are. */
@@ -131,7 +137,7 @@ export function planFromConfig(fn: string, config: unknown, options: PlanReadOpt
   const types = layerTypes(c, modelType, numLayers, ropeFlags, notes);
   const ropeByType = new Map<string, { rope: LayerRope; query: QueryScaling | null }>();
   const ropeOf = (type: string) => {
-    if (!ropeByType.has(type)) ropeByType.set(type, ropeForType(c, top, modelType, headDim!, type, notes));
+    if (!ropeByType.has(type)) ropeByType.set(type, ropeForType(c, top, modelType, headDim!, type, notes, options));
     return ropeByType.get(type)!;
   };
   const temperature = temperatureTuning(c, modelType);
@@ -171,7 +177,8 @@ function parametersFor(c: Fields, type: string): Fields | undefined {
   return c.child('rope_scaling');
 }
 
-function ropeForType(c: Fields, top: Fields, modelType: string, headDim: number, type: string, notes: string[]): { rope: LayerRope; query: QueryScaling | null } {
+function ropeForType(c: Fields, top: Fields, modelType: string, headDim: number, type: string, notes: string[],
+  options: ModelConfigOptions): { rope: LayerRope; query: QueryScaling | null } {
   const v5 = c.has('rope_parameters');
   let p = parametersFor(c, type);
   let source = p ? p.path : 'rope_theta';
@@ -231,7 +238,7 @@ function ropeForType(c: Fields, top: Fields, modelType: string, headDim: number,
   const query = p ? ministralScaling(p) : null;
   if (ropeTypeOf(p).type === 'mrope') notes.push(`${p!.name('type')} 'mrope' is the default RoPE with M-RoPE sections (HF reads it as 'default')`);
   if (modelType === 'deepseek_v2' || modelType === 'deepseek_v3') {
-    return { rope: { spec, source, form: deepseekForm(c, spec, modelType, notes) }, query };
+    return { rope: { spec, source, form: deepseekForm(c, spec, modelType, notes, options.softmaxScale ?? 'hf') }, query };
   }
   if (modelType === 'pixtral') {
     const image = c.integer('image_size');
@@ -247,9 +254,10 @@ function ropeForType(c: Fields, top: Fields, modelType: string, headDim: number,
  * DeepseekV3Config default 128). DeepseekV3Attention multiplies its softmax scale by
  * mscale(factor, mscale_all_dim)² when the RoPE is scaled and mscale_all_dim is non-zero, and with
  * rope_interleave (default true) rotates through apply_rotary_pos_emb_interleave (deinterleave);
- * DeepseekV2Attention keeps qk_head_dim^-0.5 and multiplies complex pairs in place.
+ * DeepseekV2Attention keeps qk_head_dim^-0.5 and multiplies complex pairs in place, while
+ * DeepSeek's modeling_deepseek.py and vLLM scale V2's softmax too (`softmaxScale: 'deepseek'`).
  */
-function deepseekForm(c: Fields, spec: LayerRope['spec'], modelType: string, notes: string[]) {
+function deepseekForm(c: Fields, spec: LayerRope['spec'], modelType: string, notes: string[], softmaxScale: 'hf' | 'deepseek') {
   let nope = c.integer('qk_nope_head_dim', 'nonnegative');
   if (nope === undefined) {
     nope = 128;
@@ -262,12 +270,16 @@ function deepseekForm(c: Fields, spec: LayerRope['spec'], modelType: string, not
     mscale2 = m * m;
   }
   const v3 = modelType === 'deepseek_v3';
+  const scaled = v3 || softmaxScale === 'deepseek';
   if (!v3 && mscale2 !== 1) {
-    notes.push(`deepseek_v2: transformers' DeepseekV2Attention keeps the softmax scale qk_head_dim^-0.5; DeepSeek's own ` +
-      `modeling_deepseek.py and vLLM multiply it by mscale(factor, mscale_all_dim)^2 = ${mscale2}`);
+    notes.push(scaled
+      ? `deepseek_v2 with softmaxScale 'deepseek': the softmax scale is multiplied by mscale(factor, mscale_all_dim)^2 = ${mscale2}, ` +
+        "as DeepSeek's modeling_deepseek.py and vLLM do (transformers' DeepseekV2Attention keeps qk_head_dim^-0.5)"
+      : `deepseek_v2: transformers' DeepseekV2Attention keeps the softmax scale qk_head_dim^-0.5; DeepSeek's own ` +
+        `modeling_deepseek.py and vLLM multiply it by mscale(factor, mscale_all_dim)^2 = ${mscale2} (softmaxScale: 'deepseek')`);
   }
   return {
-    kind: 'decoupled' as const, nopeHeadDim: nope, ropeHeadDim: spec.headDim, softmaxScaleFactor: v3 ? mscale2 : 1,
+    kind: 'decoupled' as const, nopeHeadDim: nope, ropeHeadDim: spec.headDim, softmaxScaleFactor: scaled ? mscale2 : 1,
     deinterleave: v3 && spec.pairing === 'interleaved',
   };
 }

@@ -168,8 +168,9 @@ export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi): ModelApi {
 
   return {
     fromConfig: (config, options) => {
-      const opts = args.options('model.fromConfig', options, ['longRope', 'contextLength'], true);
+      const opts = args.options('model.fromConfig', options, ['longRope', 'contextLength', 'softmaxScale'], true);
       if (opts.longRope !== undefined) args.choice('model.fromConfig', 'longRope', opts.longRope, ['hf', 'vllm', 'llama.cpp']);
+      if (opts.softmaxScale !== undefined) args.choice('model.fromConfig', 'softmaxScale', opts.softmaxScale, ['hf', 'deepseek']);
       if (opts.contextLength !== undefined) args.integer('model.fromConfig', 'contextLength', opts.contextLength);
       return planFromConfig('model.fromConfig', config, opts as ModelConfigOptions);
     },

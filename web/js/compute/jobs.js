@@ -2,6 +2,7 @@
 // around it, returning its result and the buffers to transfer back. They also run on the main
 // thread unchanged, which is how their maths can be checked outside a worker.
 import { areaAverage } from '../plot/resample.js';
+import { trainSteps } from '../sections/learned/train.js';
 import { randomVector } from '../toy.js';
 
 /** @typedef {import('posenc').PosEnc} PosEnc */
@@ -85,6 +86,16 @@ function ropeScores(pe, a) {
   return { result: { values }, transfer: [values.buffer] };
 }
 
-export const JOBS = { sinusoidal, sinusoidalCurves, ropeScores };
+/**
+ * Trains the page's position table (sections/learned/train.js) for about `budgetMs`, from `state`
+ * on; returns the new state. The section chains these jobs, drawing the table between them.
+ * @param {PosEnc} pe @param {{ state: import('../sections/learned/train.js').TrainState, budgetMs: number }} a
+ */
+function trainTable(pe, a) {
+  const state = trainSteps(pe, a.state, a.budgetMs);
+  return { result: { state }, transfer: [state.table.buffer, state.m.buffer, state.v.buffer, state.losses.buffer] };
+}
+
+export const JOBS = { sinusoidal, sinusoidalCurves, ropeScores, trainTable };
 /** @typedef {typeof JOBS} Jobs */
 /** @typedef {keyof Jobs} JobName */

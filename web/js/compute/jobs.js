@@ -87,6 +87,38 @@ function ropeScores(pe, a) {
 }
 
 /**
+ * RoFormer's long-term decay (Su et al. 2021, section 3.4.3): for each relative distance r, the
+ * mean over j = 1..d/2 of |S_j|, S_j = Σ_{k<j} e^{i r θ_k}, with the angles r·θ_k from
+ * pe.rope.angles (float64) for the spec's frequencies. Distances 0..maxDistance in steps of `step`.
+ * @param {PosEnc} pe
+ * @param {{ spec: import('posenc').RopeSpec, seqLen: number, maxDistance: number, step: number }} a
+ */
+function ropeDecay(pe, a) {
+  const distances = [];
+  for (let r = 0; r <= a.maxDistance; r += a.step) distances.push(r);
+  const x = Float64Array.from(distances);
+  const bound = new Float64Array(distances.length);
+  const chunk = 512;
+  for (let start = 0; start < distances.length; start += chunk) {
+    const ids = distances.slice(start, start + chunk);
+    const { data: angles, dims } = pe.rope.angles(a.spec, ids, { seqLen: a.seqLen });
+    const half = /** @type {number} */ (dims[1]);
+    for (let t = 0; t < ids.length; t++) {
+      let re = 0;
+      let im = 0;
+      let total = 0;
+      for (let k = 0; k < half; k++) {
+        re += Math.cos(angles[t * half + k]);
+        im += Math.sin(angles[t * half + k]);
+        total += Math.hypot(re, im); // |S_{k+1}|
+      }
+      bound[start + t] = total / half;
+    }
+  }
+  return { result: { x, bound }, transfer: [x.buffer, bound.buffer] };
+}
+
+/**
  * Trains the page's position table (sections/learned/train.js) for about `budgetMs`, from `state`
  * on; returns the new state. The section chains these jobs, drawing the table between them.
  * @param {PosEnc} pe @param {{ state: import('../sections/learned/train.js').TrainState, budgetMs: number }} a
@@ -96,6 +128,6 @@ function trainTable(pe, a) {
   return { result: { state }, transfer: [state.table.buffer, state.m.buffer, state.v.buffer, state.losses.buffer] };
 }
 
-export const JOBS = { sinusoidal, sinusoidalCurves, ropeScores, trainTable };
+export const JOBS = { sinusoidal, sinusoidalCurves, ropeScores, ropeDecay, trainTable };
 /** @typedef {typeof JOBS} Jobs */
 /** @typedef {keyof Jobs} JobName */

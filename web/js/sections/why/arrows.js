@@ -38,7 +38,10 @@ export function drawArrows(ctx, w, h, { axes, arrows }) {
   for (const a of arrows) {
     const tw = ctx.measureText(a.label).width;
     ctx.fillStyle = a.color;
-    ctx.fillRect(lx, 9, 14, a.bold ? 4 : 3);
+    if (a.dashed) {
+      ctx.fillRect(lx, 10, 5, 2);
+      ctx.fillRect(lx + 9, 10, 5, 2);
+    } else ctx.fillRect(lx, 9, 14, a.bold ? 4 : 3);
     ctx.fillStyle = MUTED;
     ctx.fillText(a.label, lx + 18, 11);
     layout.box({ x: lx, y: 2, w: tw + 20, h: 18 });

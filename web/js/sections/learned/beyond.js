@@ -6,7 +6,7 @@
 import { seriesColour } from '../../plot/colormap.js';
 import { LinePlot } from '../../plot/lineplot.js';
 import { number } from '../../ui/control-specs.js';
-import { int, signed } from '../../ui/format.js';
+import { fixed, int, signed } from '../../ui/format.js';
 import { field, setReadout, valueSpan } from '../../ui/readout.js';
 import { PageError } from '../../ui/section.js';
 
@@ -67,7 +67,7 @@ export function beyondPart(section) {
       vlines.push({ at: p, label: `p = ${int(p)}`, color: seriesColour(1) });
       setReadout(figure.readout('stretched'),
         ['stretched: ', field(`E′[${int(p)}, ${j}]`, signed(stretched.data[p * dim + j], 4), 'stretched'), `   (the table's last row: ${signed(data[(rows - 1) * dim + j], 4)})`],
-        [`every position up to ${int(p)} now has a row, but neighbours sit ${signed((rows - 1) / p, 3).slice(1)} of a trained step apart: the model must be fine-tuned to it`]);
+        [`every position up to ${int(p)} now has a row, but neighbours sit ${fixed((rows - 1) / p, 3)} of a trained step apart: the model must be fine-tuned to it`]);
       lines.push(`pe.learned.interpolate(table, { gridSize: [1, ${rows}], newGridSize: [1, ${p + 1}], numPrefixTokens: 0 });   // [${p + 1}, ${dim}]`);
     } else {
       setReadout(figure.readout('stretched'), [p < 0 ? 'a position before the first one has no row either' : `position ${int(p)} is inside the table: nothing to stretch`]);

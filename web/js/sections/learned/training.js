@@ -1,6 +1,6 @@
 // The learned section's training: its settings, the loss curve, and the loop that trains the table
-// in the compute worker (jobs.js trainTable, about 40 ms a job) and hands every new state to the
-// section, which draws the table as it emerges. A new setting or "Train again" starts over; the
+// in the compute worker (jobs.js trainTable, about 60 ms a job) and hands every new state to the
+// section, which draws the table as it emerges, while the worker computes the next one. A new setting or "Train again" starts over; the
 // run it replaces stops at its next job.
 import { seriesColour } from '../../plot/colormap.js';
 import { LinePlot } from '../../plot/lineplot.js';
@@ -73,19 +73,20 @@ export function trainingPart(section, onState) {
     section.calls('train', [
       `const A = pe.attention.scores(P, P);   // every step: softmax(P·Pᵀ/√${t.dim}) for the table P [${t.positions}, ${t.dim}], then ŷ = A·u and the gradient by hand`,
     ]);
-    await onState(run);
-    drawLoss();
+    // the worker trains the next ~60 ms while this thread draws the state it sent (a copy of it)
     while (run.step < run.steps) {
-      // the worker gets a copy: the figures keep reading the state they were drawn from
-      /** @type {{ state: TrainState } | null} */
-      const result = await section.compute.run('train', 'trainTable', { state: run, budgetMs: 40 });
-      if (!result || !current()) return false;
-      run = result.state;
-      state = run;
+      /** @type {Promise<{ state: TrainState } | null>} */
+      const next = section.compute.run('train', 'trainTable', { state: run, budgetMs: 60 });
       await onState(run);
       if (!current()) return false;
       drawLoss();
+      const result = await next;
+      if (!result || !current()) return false;
+      run = result.state;
+      state = run;
     }
+    await onState(run);
+    drawLoss();
     section.root.dataset.training = 'done';
     return true;
   });

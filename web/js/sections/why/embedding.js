@@ -18,8 +18,8 @@ const COLOURS = { e: seriesColour(0), p: seriesColour(1), x: seriesColour(2) };
 
 /** The controls of the figure; the word's options come from the sentence. */
 export const TOOLS = {
-  word: choice({ label: 'word', value: '0', options: [['0', 'I (position 0)']] }),
-  position: number({ label: 'position p', value: 0, step: 1, min: 0, max: 100000, slider: [0, 63] }),
+  word: choice({ label: 'word', value: '1', options: [['1', 'really (position 1)']] }),
+  position: number({ label: 'position p', value: 1, step: 1, min: 0, max: 100000, slider: [0, 63] }),
   pair: number({ label: 'columns (2i, 2i+1), i', value: 0, step: 1, min: 0, max: D / 2 - 1, slider: [0, D / 2 - 1] }),
 };
 

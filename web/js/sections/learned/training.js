@@ -31,7 +31,7 @@ export function trainingPart(section, onState) {
   const figure = section.figure('loss');
   let seed = 1;
   const plot = new LinePlot(figure.plot(), {
-    label: 'Training loss of the position table against the step', xLabel: 'step', yLabel: 'loss (mean squared error)', yScale: 'log',
+    label: 'Training loss of the position table against the step', xLabel: 'step', yLabel: 'loss (mean squared error)', yScale: 'log', xPad: 20,
     onCursor: (_, k) => read(k),
   });
   /** @type {TrainState | null} */

@@ -10,7 +10,7 @@ export const blocks = {
     header: [
       'type', 'factor', 'maxPositionEmbeddings', 'originalMaxPositionEmbeddings', 'betaFast', 'betaSlow', 'mscale',
       'mscaleAllDim', 'attentionFactor', 'ggmlAttnFactor', 'truncate', 'hfV4Factor', 'lowFreqFactor', 'highFreqFactor',
-      'llamaCppContextLength',
+      'llamaCppContextLength', 'alpha',
     ],
     lists: ['shortFactor', 'longFactor'],
   },
@@ -19,5 +19,11 @@ export const blocks = {
     header: ['attentionFactor', 'effectiveBase', 'factor', 'seqLen', 'yarnLow', 'yarnHigh', 'longropeLong'],
     lists: ['invFreq', 'yarnRamp', 'llama3Band', 'llama3Blend'],
     length: 'pairs',
+  },
+  RopeLayerPairsBlock: {
+    doc: 'What a model layer rotates with, pair by pair (C++ writes, JS reads): its lanes (pairing a Pairing, deinterleave 0/1), frequencies and position axes; the lists hold `capacity` values, the first `pairs` used',
+    header: ['attentionFactor', 'pairs', 'axes', 'pairing', 'firstLane', 'halfSpan', 'deinterleave'],
+    lists: ['freq', 'axisOfPair'],
+    length: 'capacity',
   },
 };

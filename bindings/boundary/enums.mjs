@@ -61,6 +61,13 @@ export const enums = {
     ts: 'AXIAL_FREQUENCIES',
     values: ['lang', 'pixel'],
   },
+  RopeForm: {
+    doc: 'How a model layer places its RoPE on a head (docs/encodings.md 8.12-8.15)',
+    cpp: 'posenc::RopeFormKind',
+    header: 'posenc/rope_layer.hpp',
+    ts: 'ROPE_FORMS',
+    values: ['standard', 'proportional', 'mrope', 'decoupled', 'pixtral'],
+  },
   SinusoidLayout: {
     doc: 'Column order of a sinusoidal table',
     cpp: 'posenc::SinusoidLayout',

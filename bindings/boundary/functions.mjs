@@ -15,6 +15,13 @@ const ropeSpec = { pairing: 'Pairing', rotaryDim: 'i32', base: 'f64', scaling: '
 const positions = { offset: 'f64', ids: 'ptr', perBatch: 'bool' };
 const attentionShape = { heads: 'i32', kvHeads: 'i32', qLen: 'i32', kLen: 'i32', headDim: 'i32' };
 const scale = { hasScale: 'bool', scale: 'f64' };
+// A model layer's RoPE form (posenc/rope_layer.hpp RopeLayerForm); sections holds sectionCount doubles
+const ropeForm = {
+  form: 'RopeForm', rotatedPairs: 'i32', firstLane: 'i32', deinterleave: 'bool', sections: 'ptr', sectionCount: 'i32',
+  interleavedSections: 'bool', patchesPerSide: 'i32',
+};
+// A per-position query scale (posenc/rope_layer.hpp QueryScale), used when hasQueryScale
+const queryScale = { hasQueryScale: 'bool', queryScale: 'f64', queryFloorScale: 'f64', queryPositionOffset: 'f64' };
 
 /** @type {Record<string, { doc: string, args?: Record<string, string>, returns?: string }>} */
 export const functions = {
@@ -80,8 +87,8 @@ export const functions = {
     },
   },
   ropeApplyMultimodal: {
-    doc: 'M-RoPE: sections holds sectionCount doubles; ids are axis-major [sections, (batch,) seq]',
-    args: { ...ropeTensors, ...ropeSpec, sections: 'ptr', sectionCount: 'i32', ...positions },
+    doc: 'M-RoPE: sections holds sectionCount doubles; ids are axis-major [sections, (batch,) seq]; interleaved: Qwen3-VL slots',
+    args: { ...ropeTensors, ...ropeSpec, sections: 'ptr', sectionCount: 'i32', ...positions, interleaved: 'bool' },
   },
   ropeApplyXPos: {
     doc: 'xPos; center NaN means floor(seq / 2)',
@@ -155,5 +162,26 @@ export const functions = {
       q: 'ptr', k: 'ptr', v: 'ptr', ...attentionShape, valueDim: 'i32', ...scale, causal: 'bool', queryOffset: 'i32',
       bias: 'ptr', biasHeads: 'i32', rotaryDim: 'i32', ropeBase: 'f64', pairing: 'Pairing', out: 'ptr', scoresOut: 'ptr',
     },
+  },
+
+  // A model layer's RoPE form (rope_forms_bindings.cpp); ids are axis-major [axes, (batch,) seq]
+  ropeApplyLayer: {
+    doc: "One model layer's RoPE on q and k (its form) and its query scale on q",
+    args: { ...ropeTensors, ...ropeSpec, ...ropeForm, axes: 'i32', ...positions, ...queryScale },
+  },
+  ropeLayerPairs: {
+    doc: 'What a layer rotates with at seqLen (NaN: at model load), as a RopeLayerPairsBlock of capacity rotaryDim/2 at out',
+    args: { ...ropeSpec, ...ropeForm, out: 'ptr' },
+  },
+  ropeApplyLanesTable: {
+    doc: 'Rotates the lanes of a layer (from ropeLayerPairs) with rows of a cos/sin table, and scales q',
+    args: {
+      cos: 'ptr', sin: 'ptr', cos2: 'ptr', sin2: 'ptr', rows: 'i32', pairs: 'i32', pairing: 'Pairing', firstLane: 'i32',
+      halfSpan: 'i32', deinterleave: 'bool', ...ropeTensors, ...positions, ...queryScale,
+    },
+  },
+  ropeScaleQueries: {
+    doc: 'Multiplies q by its query scale at each position (a layer without RoPE); k must be 0',
+    args: { ...ropeTensors, ...positions, queryScale: 'f64', queryFloorScale: 'f64', queryPositionOffset: 'f64' },
   },
 };

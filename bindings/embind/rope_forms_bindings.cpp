@@ -1,4 +1,4 @@
-// Bindings of the other RoPE forms: 2-D axial RoPE, M-RoPE (Qwen2-VL) and xPos.
+// Bindings of the other RoPE forms: 2-D axial RoPE, M-RoPE (Qwen2-VL sections, Qwen3-VL slots) and xPos.
 #include <cmath>
 #include <vector>
 
@@ -48,7 +48,8 @@ Status rope_apply_multimodal_binding(const RopeApplyMultimodalArgs& a) {
   POSENC_RETURN_IF_ERROR(to_size("mropeSection length", a.section_count, &n));
   const double* s = ptr<const double>(a.sections);
   const std::vector<int> runs(s, s + n);
-  return rope_apply_multimodal(config_of(a), a.pairing, runs, axis_positions(n, a.offset, a.ids, a.per_batch), t);
+  return rope_apply_multimodal(config_of(a), a.pairing, runs, axis_positions(n, a.offset, a.ids, a.per_batch), t,
+                               a.interleaved);
 }
 
 /// `center` NaN means the default, floor(seq / 2).

@@ -37,6 +37,7 @@ inline RopeScaling scaling_from(std::uintptr_t address) {
   s.low_freq_factor = present(b.low_freq_factor).value_or(s.low_freq_factor);
   s.high_freq_factor = present(b.high_freq_factor).value_or(s.high_freq_factor);
   s.llama_cpp_context_length = present(b.llama_cpp_context_length);
+  s.alpha = present(b.alpha);
   const auto n_short = static_cast<std::size_t>(b.short_factor_count);
   const auto n_long = static_cast<std::size_t>(b.long_factor_count);
   s.short_factor.assign(b.short_factor(), b.short_factor() + n_short);

@@ -103,7 +103,7 @@ export function assemble(raw: RawModule): PosEnc {
     deberta: Object.freeze(debertaApi(heap)),
     alibi,
     attention: Object.freeze(attentionApi(heap)),
-    model: Object.freeze(modelApi(rope, alibi)),
+    model: Object.freeze(modelApi(heap, rope, alibi)),
     io: Object.freeze(ioApi()),
     memory: Object.freeze(memoryApi(heap)),
     tensors: Object.freeze(tensorsApi()),

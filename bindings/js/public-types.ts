@@ -30,8 +30,11 @@ export type {
   AbsolutePositions, AttentionWindow, GgufMetadata, GgufReadOptions, GgufValue, LayerAlibi, LayerCosSin, LayerPlan, LayerRope,
   LongRopeSwitch, ModelApi, ModelConfigOptions, ModelLengthOptions, ModelPlan, QueryScaling, RopeForm,
 } from './model/model-api.js';
+export type { LaneOrder, LayerCacheApplyOptions, ModelApplyOptions, ModelCacheOptions } from './model/model-api.js';
+export { LayerRopeCache } from './model/model-api.js';
 export type {
-  BytesInput, IoApi, ReadNpyOptions, ReadSafetensorsOptions, SafetensorsEntry, SafetensorsHeader, WriteNpyOptions,
+  BytesInput, IoApi, OutputDtype, ReadNpyOptions, ReadSafetensorsOptions, SafetensorsEntry, SafetensorsHeader, WriteNpyOptions,
+  WriteSafetensorsOptions,
 } from './io/io.js';
 export type { ForeignTensor, TensorClass, TensorsApi, TfjsTensorLike } from './tensors.js';
 export { WasmTensor } from './runtime/memory.js';

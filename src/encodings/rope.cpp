@@ -27,58 +27,6 @@ Status check_rotation(const RopeRotation& r) {
   return detail::check_positive("attentionFactor", r.attention_factor);
 }
 
-/// The rows of a cos/sin table at the tokens' positions (the driver's row source for
-/// rope_apply_table). The kernels read the table's own rows unless interleaved rows must be
-/// expanded first (a table without cos2/sin2). Pointers into the table are plain arithmetic, with
-/// no call per token: at one head row per token that bookkeeping was a fifth of a call (perf,
-/// 1024 x 1 x 64).
-class TableRows {
- public:
-  TableRows(const RopeTable& table, Pairing pairing, const Positions& positions, std::size_t seq)
-      : table_(table), pairing_(pairing), positions_(positions), seq_(seq) {
-    const bool expanded = pairing == Pairing::interleaved && table.cos2 != nullptr;
-    direct_ = expanded || pairing == Pairing::half;
-    cos_rows_ = expanded ? table.cos2 : table.cos;
-    sin_rows_ = expanded ? table.sin2 : table.sin;
-    row_floats_ = expanded ? 2 * table.pairs : table.pairs;
-  }
-
-  Status allocate() { return direct_ ? Status() : rows_.allocate(table_.pairs, pairing_, false); }
-
-  detail::ChunkRowPointers chunk(std::size_t g, std::size_t s0, std::size_t count) {
-    if (direct_ && positions_.is_range()) {
-      const std::size_t first = static_cast<std::size_t>(positions_.offset) + s0;  // ids checked before
-      for (std::size_t j = 0; j < count; ++j) point_direct(j, first + j);
-      return rows_.pointers();
-    }
-    for (std::size_t j = 0; j < count; ++j) {
-      const auto row = static_cast<std::size_t>(positions_.at(g, s0 + j, seq_));
-      if (direct_) {
-        point_direct(j, row);
-      } else {
-        rows_.point(j, table_.cos + row * table_.pairs, table_.sin + row * table_.pairs, table_.pairs, pairing_);
-      }
-    }
-    return rows_.pointers();
-  }
-
- private:
-  void point_direct(std::size_t j, std::size_t row) {
-    rows_.cos_ptr[j] = cos_rows_ + row * row_floats_;
-    rows_.sin_ptr[j] = sin_rows_ + row * row_floats_;
-  }
-
-  const RopeTable& table_;
-  Pairing pairing_;
-  const Positions& positions_;
-  std::size_t seq_;
-  bool direct_ = false;
-  const float* cos_rows_ = nullptr;
-  const float* sin_rows_ = nullptr;
-  std::size_t row_floats_ = 0;
-  detail::ChunkRows rows_;
-};
-
 }  // namespace
 
 double rope_length_of(const Positions& positions, std::size_t batch, std::size_t seq) {
@@ -157,7 +105,7 @@ Status rope_apply_table(const RopeTable& table, Pairing pairing, int rotary_dim,
   if ((table.cos2 == nullptr) != (table.sin2 == nullptr)) return detail::invalid("cos2 and sin2 must be given together");
   POSENC_RETURN_IF_ERROR(detail::check_row_ids(table.rows, positions, t.batch, t.seq));
 
-  TableRows rows(table, pairing, positions, t.seq);
+  detail::TableRows rows(table, pairing, positions, t.seq);
   POSENC_RETURN_IF_ERROR(rows.allocate());
   detail::drive_rope(t, {pairing, table.pairs}, positions.per_batch, rows);
   return {};

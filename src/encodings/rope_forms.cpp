@@ -4,7 +4,8 @@
 //   2-D axial  lucidrains rotary-embedding-torch `get_axial_freqs`: one RoPE per image axis, the
 //              blocks concatenated (rows first), pairs interleaved inside each block.
 //   M-RoPE     Qwen2-VL (Wang et al. 2024, sec. 2.1), HF `apply_multimodal_rotary_pos_emb`: the
-//              pairs are split into temporal/height/width sections, each driven by its own id.
+//              pairs are split into temporal/height/width sections, each driven by its own id;
+//              Qwen3-VL's interleaved slots (HF `apply_interleaved_mrope`), see rope_axes.hpp.
 //   xPos       Sun et al. 2022, eq. 7: q scaled by zeta^((m-c)/B), k by zeta^(-(n-c)/B), per pair.
 // Angles are formed and their cos/sin evaluated in double precision, as everywhere in RoPE.
 #include "posenc/rope_forms.hpp"
@@ -14,6 +15,7 @@
 #include <string>
 
 #include "encodings/detail/checks.hpp"
+#include "encodings/detail/rope_axes.hpp"
 #include "encodings/detail/rope_driver.hpp"
 #include "encodings/detail/rope_rows.hpp"
 #include "kernels/kernels.hpp"
@@ -22,26 +24,6 @@ namespace posenc {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-
-Status check_axis_positions(const AxisPositions& p, std::size_t batch, std::size_t seq) {
-  if (p.ids == nullptr) return detail::check_positions_finite(Positions::range(p.offset), batch, seq);
-  std::size_t n = 0;
-  POSENC_RETURN_IF_ERROR(detail::checked_product({p.axes, p.per_batch ? batch : 1, seq}, "positionIds", &n));
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!std::isfinite(p.ids[i])) {
-      return detail::invalid("positionIds[" + std::to_string(i) + "] must be a finite number, got " +
-                             detail::format_number(p.ids[i]));
-    }
-  }
-  return {};
-}
-
-/// max(id) + 1 over every axis and token: HF's current length for [3, batch, seq] ids.
-double length_of(const AxisPositions& p, std::size_t batch, std::size_t seq) {
-  if (p.ids == nullptr) return p.offset + static_cast<double>(seq);
-  const std::size_t n = p.axes * (p.per_batch ? batch : 1) * seq;
-  return *std::max_element(p.ids, p.ids + n) + 1.0;
-}
 
 /// Rotates q and k with pair i's angle = position[axis_of_pair[i]] * freq[i], cos/sin times `scale`.
 Status apply_mapped(const std::vector<double>& freq, const std::vector<std::size_t>& axis_of_pair, double scale,
@@ -160,7 +142,7 @@ Status rope_apply_axial(const RopeAxialConfig& config, const AxisPositions& posi
     return detail::error(StatusCode::shape_mismatch, "2-D RoPE needs 2 position axes (row, column), got " +
                                                          std::to_string(positions.axes));
   }
-  POSENC_RETURN_IF_ERROR(check_axis_positions(positions, t.batch, t.seq));
+  POSENC_RETURN_IF_ERROR(detail::check_axis_positions(positions, t.batch, t.seq));
   const std::size_t per_axis = axis_freq.size();
   std::vector<double> freq;
   std::vector<std::size_t> axis_of_pair;  // the row block, then the column block
@@ -174,35 +156,19 @@ Status rope_apply_axial(const RopeAxialConfig& config, const AxisPositions& posi
 }
 
 Status rope_apply_multimodal(const RopeConfig& config, Pairing pairing, const std::vector<int>& sections,
-                             const AxisPositions& positions, const RopeTensors& t) {
+                             const AxisPositions& positions, const RopeTensors& t, bool interleaved) {
   POSENC_RETURN_IF_ERROR(detail::check_rope_tensors(t, pairing, config.rotary_dim));
-  if (sections.empty()) return detail::invalid("mropeSection must hold at least one section");
-  std::size_t next = 0;
-  for (std::size_t a = 0; a < sections.size(); ++a) {
-    if (sections[a] < 0) {
-      return detail::invalid("mropeSection[" + std::to_string(a) + "] must be an integer >= 0, got " +
-                             std::to_string(sections[a]));
-    }
-    next += static_cast<std::size_t>(sections[a]);
-  }
   const auto pairs = static_cast<std::size_t>(config.rotary_dim / 2);
-  if (next != pairs) {
-    return detail::error(StatusCode::shape_mismatch, "mropeSection must sum to rotaryDim/2 = " +
-                                                         std::to_string(pairs) + ", got " + std::to_string(next));
-  }
+  std::vector<std::size_t> axis_of_pair;
+  POSENC_RETURN_IF_ERROR(detail::mrope_axis_map(sections, interleaved, pairs, &axis_of_pair));
   if (positions.axes != sections.size()) {
     return detail::error(StatusCode::shape_mismatch, "positionIds must have one row per mropeSection entry (" +
                                                          std::to_string(sections.size()) + "), got " +
                                                          std::to_string(positions.axes));
   }
-  POSENC_RETURN_IF_ERROR(check_axis_positions(positions, t.batch, t.seq));
+  POSENC_RETURN_IF_ERROR(detail::check_axis_positions(positions, t.batch, t.seq));
   RopeFrequencies freq;
-  POSENC_RETURN_IF_ERROR(rope_frequencies_at(config, length_of(positions, t.batch, t.seq), &freq));
-  std::vector<std::size_t> axis_of_pair;  // section a's pairs take axis a
-  POSENC_RETURN_IF_ERROR(detail::allocate(axis_of_pair, pairs));
-  for (std::size_t a = 0, i = 0; a < sections.size(); ++a) {
-    for (int k = 0; k < sections[a]; ++k) axis_of_pair[i++] = a;
-  }
+  POSENC_RETURN_IF_ERROR(rope_frequencies_at(config, detail::axis_length_of(positions, t.batch, t.seq), &freq));
   return apply_mapped(freq.inv_freq, axis_of_pair, freq.attention_factor, pairing, positions, t);
 }
 

@@ -5,7 +5,8 @@
 //            positions divided by the factor, i.e. w_i / factor.
 //   ntk      bloc97's NTK-aware rescaling (lucidrains `theta_rescale_factor`): base * f^(r/(r-2)).
 //   dynamic  HF transformers `_compute_dynamic_ntk_parameters`: the NTK base computed from the
-//            current length L = max(seqLen, maxPositionEmbeddings).
+//            current length L = max(seqLen, maxPositionEmbeddings); with HunYuan's alpha
+//            (HunYuanDenseV1RotaryEmbedding) base * alpha^(r/(r-2)) until L exceeds it.
 //   yarn     Peng et al. 2023, "YaRN", sec. 3.2-3.4, as HF transformers v5 computes it: a linear
 //            ramp over pairs between the correction dims of beta_fast and beta_slow rotations
 //            blends w_i (extrapolation) into w_i / factor (interpolation); attention factor
@@ -92,14 +93,26 @@ Status scale_ntk(const RopeConfig& c, RopeFrequencies* out) {
 }
 
 Status scale_dynamic(const RopeConfig& c, RopeFrequencies* out) {
-  POSENC_RETURN_IF_ERROR(check_ntk_dim(c.rotary_dim, c.scaling.type));
-  POSENC_RETURN_IF_ERROR(required_positive(c.scaling.factor, "factor", c.scaling.type, &out->factor));
+  const RopeScaling& s = c.scaling;
+  POSENC_RETURN_IF_ERROR(check_ntk_dim(c.rotary_dim, s.type));
+  POSENC_RETURN_IF_ERROR(optional_positive(s.alpha, "alpha"));
+  if (!s.alpha) POSENC_RETURN_IF_ERROR(required_positive(s.factor, "factor", s.type, &out->factor));
+  POSENC_RETURN_IF_ERROR(optional_positive(s.factor, "factor"));
+  out->factor = s.factor.value_or(kNaN);
   double max_pos = 0;
-  POSENC_RETURN_IF_ERROR(required_positive(c.scaling.max_position_embeddings, "maxPositionEmbeddings", c.scaling.type, &max_pos));
+  POSENC_RETURN_IF_ERROR(required_positive(s.max_position_embeddings, "maxPositionEmbeddings", s.type, &max_pos));
   // HF: without a current length (model load) the reference length is used, so nothing changes.
   const double length = std::fmax(c.seq_len.value_or(max_pos), max_pos);
   out->seq_len = length;
-  const double f = out->factor;
+  // HunYuan's alpha (HF HunYuanDenseV1RotaryEmbedding) holds until dynamic_rope_update first grows
+  // past maxPositionEmbeddings, where HF recomputes _compute_dynamic_ntk_parameters from factor.
+  if (s.alpha && length <= max_pos) return ntk_base(c, *s.alpha, out);
+  if (!s.factor) {
+    return detail::invalid("scaling.factor is required for lengths beyond maxPositionEmbeddings (" +
+                           detail::format_number(max_pos) + ", got " + detail::format_number(length) +
+                           "): there HF's dynamic update computes the base from factor, not from alpha");
+  }
+  const double f = *s.factor;
   return ntk_base(c, f * length / max_pos - (f - 1.0), out);
 }
 

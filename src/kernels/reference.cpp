@@ -6,12 +6,12 @@
 namespace posenc::kernels::reference {
 namespace {
 
-void rotate_half(float* x, const float* cos, const float* sin, std::size_t pairs) {
+void rotate_half(float* x, const float* cos, const float* sin, std::size_t pairs, std::size_t partner) {
   for (std::size_t i = 0; i < pairs; ++i) {
     const float a = x[i];
-    const float b = x[i + pairs];
+    const float b = x[i + partner];
     x[i] = a * cos[i] - b * sin[i];
-    x[i + pairs] = a * sin[i] + b * cos[i];
+    x[i + partner] = a * sin[i] + b * cos[i];
   }
 }
 
@@ -116,8 +116,10 @@ void narrow_interleave(const double* a, const double* b, std::size_t n, double s
 
 void rotate_half_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,
                         std::size_t row_stride, const float* const* cos_rows, const float* const* sin_rows,
-                        std::size_t pairs, bool /*grouped: one order here*/) {
-  rotate_each_row(rotate_half, x, tokens, token_stride, rows, row_stride, cos_rows, sin_rows, pairs);
+                        std::size_t pairs, bool /*grouped: one order here*/, std::size_t partner) {
+  const std::size_t span = partner == 0 ? pairs : partner;
+  auto rotate = [span](float* row, const float* c, const float* s, std::size_t n) { rotate_half(row, c, s, n, span); };
+  rotate_each_row(rotate, x, tokens, token_stride, rows, row_stride, cos_rows, sin_rows, pairs);
 }
 
 void rotate_interleaved_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,

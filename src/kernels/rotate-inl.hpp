@@ -30,12 +30,13 @@ inline void rotate_pairs(float* lo, float* hi, const B& c, const B& s) {
   xsimd::fma(a, s, b * c).store_unaligned(hi);
 }
 
-inline void rotate_half_scalar(float* x, const float* cos, const float* sin, std::size_t from, std::size_t pairs) {
+inline void rotate_half_scalar(float* x, const float* cos, const float* sin, std::size_t from, std::size_t pairs,
+                               std::size_t partner) {
   for (std::size_t i = from; i < pairs; ++i) {
     const float a = x[i];
-    const float b = x[i + pairs];
+    const float b = x[i + partner];
     x[i] = a * cos[i] - b * sin[i];
-    x[i + pairs] = a * sin[i] + b * cos[i];
+    x[i + partner] = a * sin[i] + b * cos[i];
   }
 }
 
@@ -56,23 +57,25 @@ inline void rotate_interleaved_scalar(float* x, const float* cos2, const float* 
 }
 
 /// The half pairing as the row loops below see it: cos/sin rows of `pairs` lanes, and the batch at
-/// lane i of a row rotates x[i..] with its partners x[i + pairs..].
+/// lane i of a row rotates x[i..] with its partners x[i + partner..] (partner = pairs, or wider for
+/// a head whose first pairs alone rotate).
 template <class B>
 struct HalfPairing {
   std::size_t pairs;
+  std::size_t partner;
   std::size_t lanes() const { return pairs; }
-  void batch(float* p, const B& c, const B& s) const { rotate_pairs(p, p + pairs, c, s); }
+  void batch(float* p, const B& c, const B& s) const { rotate_pairs(p, p + partner, c, s); }
   /// Four consecutive batches, the partners' address formed once (5% of 128 x 8 x 64 when not).
   void batch4(float* p, const B (&c)[4], const B (&s)[4]) const {
     constexpr std::size_t N = B::size;
-    float* q = p + pairs;
+    float* q = p + partner;
     rotate_pairs(p, q, c[0], s[0]);
     rotate_pairs(p + N, q + N, c[1], s[1]);
     rotate_pairs(p + 2 * N, q + 2 * N, c[2], s[2]);
     rotate_pairs(p + 3 * N, q + 3 * N, c[3], s[3]);
   }
   void tail(float* row, const float* cos, const float* sin, std::size_t from) const {
-    rotate_half_scalar(row, cos, sin, from, pairs);
+    rotate_half_scalar(row, cos, sin, from, pairs, partner);
   }
 };
 

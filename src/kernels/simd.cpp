@@ -122,10 +122,10 @@ void narrow_interleave(const double* a, const double* b, std::size_t n, double s
 
 void rotate_half_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,
                         std::size_t row_stride, const float* const* cos_rows, const float* const* sin_rows,
-                        std::size_t pairs, bool grouped) {
+                        std::size_t pairs, bool grouped, std::size_t partner) {
   using B = xsimd::batch<float, Arch>;
-  simd::rotate_tokens<B>(x, tokens, token_stride, rows, row_stride, cos_rows, sin_rows, simd::HalfPairing<B>{pairs},
-                         grouped);
+  simd::rotate_tokens<B>(x, tokens, token_stride, rows, row_stride, cos_rows, sin_rows,
+                         simd::HalfPairing<B>{pairs, partner == 0 ? pairs : partner}, grouped);
 }
 
 void rotate_interleaved_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,

@@ -441,3 +441,35 @@ TEST_CASE("combine and combine_add match the reference for every width and align
     }
   }
 }
+
+TEST_CASE("rotate_half_tokens with a wider partner rotates the first pairs of wider halves, like the reference",
+          "[kernels][rope]") {
+  // Gemma 4's proportional RoPE: pairs (i, i + partner) for i < pairs, partner > pairs; the lanes
+  // in between and after stay as they are. Checked against the scalar reference and by hand.
+  for (bool grouped : {true, false}) {
+    for (std::size_t pairs : {1, 3, 4, 16, 33}) {
+      const std::size_t partner = pairs + 5, rows = 3, row_stride = 2 * partner + 1;
+      const auto c = random_floats(pairs, 300 + pairs);
+      const auto s = random_floats(pairs, 400 + pairs);
+      const float* cp = c.data();
+      const float* sp = s.data();
+      INFO("pairs " << pairs << " grouped " << grouped);
+      auto x = random_floats(rows * row_stride, 500 + pairs);
+      auto y = x;
+      const auto x0 = x;
+      k::rotate_half_tokens(x.data(), 1, 0, rows, row_stride, &cp, &sp, pairs, grouped, partner);
+      k::reference::rotate_half_tokens(y.data(), 1, 0, rows, row_stride, &cp, &sp, pairs, true, partner);
+      REQUIRE(max_abs_diff(x.data(), y.data(), x.size()) <= kFloatTol);
+      for (std::size_t r = 0; r < rows; ++r) {
+        const float* a = x0.data() + r * row_stride;
+        const float* got = x.data() + r * row_stride;
+        for (std::size_t i = 0; i < pairs; ++i) {
+          CHECK(std::fabs(got[i] - (a[i] * c[i] - a[i + partner] * s[i])) <= kFloatTol);
+          CHECK(std::fabs(got[i + partner] - (a[i] * s[i] + a[i + partner] * c[i])) <= kFloatTol);
+        }
+        for (std::size_t j = pairs; j < partner; ++j) CHECK(got[j] == a[j]);
+        for (std::size_t j = partner + pairs; j < row_stride; ++j) CHECK(got[j] == a[j]);
+      }
+    }
+  }
+}

@@ -142,6 +142,26 @@ TEST_CASE("dynamic NTK below, at and above maxPositionEmbeddings", "[rope][scali
   }
 }
 
+TEST_CASE("dynamic NTK with HunYuan's alpha: the alpha base up to maxPositionEmbeddings, factor's formula beyond", "[rope][scaling]") {
+  // HF HunYuanDenseV1RotaryEmbedding: base * alpha^(d/(d-2)) at model load; dynamic_rope_update
+  // recomputes _compute_dynamic_ntk_parameters (factor) once the length exceeds max_position_embeddings.
+  RopeScaling s = of_type(RopeScalingType::dynamic);
+  s.alpha = 1000;
+  s.max_position_embeddings = 32768;
+  const double alpha_base = 10000 * std::pow(1000.0, 128.0 / 126.0);
+  for (std::optional<double> seq : {std::optional<double>(), std::optional<double>(5.0), std::optional<double>(32768.0)}) {
+    const auto f = freq_of(128, 10000, s, seq);
+    CHECK(f.effective_base == Approx(alpha_base).epsilon(1e-14));
+    check_close(f.inv_freq, default_freq_f64(128, alpha_base));
+  }
+  CHECK(status_of(128, 10000, s, 32769.0).code() == StatusCode::invalid_argument);  // beyond: factor needed
+  s.factor = 1;
+  const auto beyond = freq_of(128, 10000, s, 65536.0);
+  CHECK(beyond.effective_base == Approx(10000 * std::pow(2.0, 128.0 / 126.0)).epsilon(1e-14));
+  s.alpha = -1;
+  CHECK(status_of(128, 10000, s, 10.0).code() == StatusCode::invalid_argument);
+}
+
 TEST_CASE("YaRN worked example: r 128, base 10000, original 4096, factor 4 -> low 20, high 46, 1.13863", "[rope][scaling][yarn]") {
   RopeScaling s = of_type(RopeScalingType::yarn);
   s.factor = 4;

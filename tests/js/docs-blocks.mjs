@@ -4,7 +4,7 @@
 // Every fenced block in README.md and docs/*.md has a language, and the language says what it is:
 //   js, cjs   a complete program (ES module / CommonJS), run as its own module; it must be followed
 //             by an `output` block stating what it prints
-//   sh        shell commands run with bash in an empty folder (`npx posenc` is the built CLI); an
+//   sh        shell commands run with bash in an empty folder (`posenc` and `npx posenc` are the built CLI); an
 //             `output` block after it is compared when present
 //   output    what the block before it prints (standard output)
 //   NOT_PROGRAMS: text (formulas, layouts), json (config fragments), console (commands for a

@@ -1,16 +1,16 @@
 // The docs run as pasted: every program block of README.md and docs/*.md runs as its own module
 // against the built package (js/cjs: written inside the repository, so `import ... from 'posenc'`
-// resolves to this package by self-reference, and run in an empty folder; sh: bash in an empty
-// folder, `npx posenc` being the built CLI), and what it prints is compared with the output block
+// resolves to this package by self-reference, and run in an empty folder; sh: bash in one project
+// folder per document with posenc installed, `posenc`/`npx posenc` being the built CLI), and what it prints is compared with the output block
 // the text states (rules in docs-blocks.mjs). The README's error-code table must list exactly the
 // codes of bindings/js/runtime/errors.ts, its layout map must match the tree, and every relative link
 // must lead to a file (and heading) of the repository; the README links nothing outside it.
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { compareOutput, fencedBlocks, headingAnchor, layoutPaths, programsOf, tableCodes, tokens } from './docs-blocks.mjs';
@@ -30,32 +30,49 @@ function runProgram(file, args, cwd) {
   });
 }
 
-/** Runs one program block in a fresh empty folder and returns what it printed. */
-async function run(doc, { block }) {
+/**
+ * A project folder for a document's shell blocks, as a user's would be after installing posenc:
+ * `node_modules/posenc` is this package, so files the blocks write can `import ... from 'posenc'`.
+ * The blocks of one document run in order in the same folder (a tutorial's later commands read
+ * what its first ones wrote); each js/cjs block runs on its own.
+ */
+function projectFolder() {
+  const cwd = mkdtempSync(join(tmpdir(), 'posenc-docs-'));
+  mkdirSync(join(cwd, 'node_modules'));
+  symlinkSync(ROOT, join(cwd, 'node_modules', 'posenc'));
+  return cwd;
+}
+
+/** Runs one program block and returns what it printed (sh blocks in the document's `project` folder). */
+async function run(doc, { block }, project) {
   const extension = { js: 'mjs', cjs: 'cjs', sh: 'sh' }[block.lang];
   const file = join(SNIPPETS, `${doc.replace(/[/.]/g, '-')}-${block.line}.${extension}`);
   mkdirSync(SNIPPETS, { recursive: true });
-  const cwd = mkdtempSync(join(tmpdir(), 'posenc-docs-'));
-  try {
-    let result;
-    if (block.lang === 'sh') {
-      // A user runs `npx posenc` where the package is installed; here it is the CLI just built.
-      writeFileSync(file, `npx() {\n  if [ "$1" = posenc ]; then shift; ${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@";\n` +
-        `  else echo "docs test: only 'npx posenc' is available" >&2; return 127; fi\n}\n${block.code}`);
-      result = await runProgram('bash', ['-euo', 'pipefail', file], cwd);
-    } else {
+  let result;
+  if (block.lang === 'sh') {
+    // A user runs `posenc` (or `npx posenc`) where the package is installed; here it is the CLI just built.
+    const cli = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"`;
+    writeFileSync(file, `posenc() {\n  ${cli};\n}\nnpx() {\n  if [ "$1" = posenc ]; then shift; ${cli};\n` +
+      `  else echo "docs test: only 'npx posenc' is available" >&2; return 127; fi\n}\n${block.code}`);
+    result = await runProgram('bash', ['-euo', 'pipefail', file], project());
+  } else {
+    const cwd = mkdtempSync(join(tmpdir(), 'posenc-docs-'));
+    try {
       writeFileSync(file, block.code);
       result = await runProgram(process.execPath, [file], cwd);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
     }
-    assert.equal(result.code, 0, `${doc}:${block.line} exited with ${result.code}\n${result.stderr.slice(0, 4000)}`);
-    return result.stdout;
-  } finally {
-    rmSync(cwd, { recursive: true, force: true });
   }
+  assert.equal(result.code, 0, `${doc}:${block.line} exited with ${result.code}\n${result.stderr.slice(0, 4000)}`);
+  return result.stdout;
 }
 
 for (const doc of DOCS) {
   const { programs, problems } = programsOf(readFileSync(join(ROOT, doc), 'utf8'));
+  let folder;
+  const project = () => (folder ??= projectFolder());
+  after(() => folder && rmSync(folder, { recursive: true, force: true }));
 
   test(`${doc}: every code block is a program with its output, or marked as not one`, () => {
     assert.deepEqual(problems, []);
@@ -64,7 +81,7 @@ for (const doc of DOCS) {
   for (const program of programs) {
     const { block, expected } = program;
     test(`${doc}:${block.line} (${block.heading}) prints what the text states`, async () => {
-      const printed = await run(doc, program);
+      const printed = await run(doc, program, project);
       if (expected === undefined) return; // an sh block without an output block: it must succeed
       const difference = compareOutput(printed, expected);
       assert.equal(difference, undefined, `${doc}:${block.line}: ${difference}\n--- printed:\n${printed}--- stated:\n${expected}`);

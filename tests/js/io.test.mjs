@@ -201,3 +201,102 @@ test('every malformed .safetensors is an INVALID_FILE error that says what is wr
   throwsPosEnc(() => io.listSafetensors(new Float32Array(1)), 'INVALID_FILE', /io\.listSafetensors: the file is 4 bytes/);
   throwsPosEnc(() => io.readSafetensors(null), 'INVALID_TYPE', /bytes must be/);
 });
+
+// --- Writing float16 and bfloat16: round to nearest, ties to even --------------------------------
+// The expected values come from the formats' definitions, not from an encoder: every finite value
+// of the format must encode to itself, and each midpoint between neighbours (exact in float32)
+// to the neighbour with an even last bit, the float32 just below it down and just above it up.
+
+/** The elements of an .npy file written by io.writeNpy, as raw uint16 bit patterns. */
+function writtenBits(values, dtype) {
+  const bytes = io.writeNpy(f32(values), { dims: [values.length], dtype });
+  const header = 10 + new DataView(bytes.buffer).getUint16(8, true);
+  assert.equal(bytes.length, header + 2 * values.length);
+  return Array.from({ length: values.length }, (_, i) => bytes[header + 2 * i] | (bytes[header + 2 * i + 1] << 8));
+}
+
+/** The value of binary16 bits h (IEEE 754: 5 exponent bits, bias 15, 10 mantissa bits). */
+function halfValue(h) {
+  const e = (h >> 10) & 31;
+  const m = h & 1023;
+  const v = e === 0 ? m * 2 ** -24 : e === 31 ? (m ? NaN : Infinity) : (1024 + m) * 2 ** (e - 25);
+  return h & 0x8000 ? -v : v;
+}
+
+/** The value of bfloat16 bits b: the upper half of a float32. */
+function bfloatValue(b) {
+  return new Float32Array(new Uint32Array([b << 16]).buffer)[0];
+}
+
+const f32bits = (x) => new Uint32Array(Float32Array.of(x).buffer)[0];
+const fromBits = (u) => new Float32Array(new Uint32Array([u]).buffer)[0];
+const nextUp = (x) => fromBits(f32bits(x) + (x >= 0 ? 1 : -1)); // for finite x != 0 of either sign: away from zero
+const nextDown = (x) => fromBits(f32bits(x) + (x > 0 ? -1 : 1)); // toward zero
+
+for (const [dtype, valueOf, maxFinite, infinity] of [['float16', halfValue, 0x7bff, 0x7c00], ['bfloat16', bfloatValue, 0x7f7f, 0x7f80]]) {
+  test(`writeNpy dtype '${dtype}': every value exact, every tie to even, overflow to infinity`, () => {
+    const values = [];
+    const expected = [];
+    const push = (v, bits) => { values.push(v); expected.push(bits); };
+    for (let b = 0; b <= maxFinite; b++) {
+      const v = valueOf(b);
+      push(v, b);
+      push(-v, b | 0x8000);
+      const above = valueOf(b + 1); // b + 1 = infinity after the largest finite value
+      const mid = b === maxFinite ? v + (v - valueOf(b - 1)) / 2 : (v + above) / 2;
+      assert.equal(Math.fround(mid), mid, 'midpoints are float32 values');
+      const even = b % 2 === 0 ? b : b + 1;
+      push(mid, even);
+      push(-mid, even | 0x8000);
+      push(nextDown(mid), b); // just below the midpoint: down
+      push(nextUp(mid), b + 1); // just above: up
+    }
+    push(Infinity, infinity);
+    push(-Infinity, infinity | 0x8000);
+    push(3.4028234663852886e38, infinity); // the largest float32 rounds up past the largest finite value
+    push(-0, 0x8000);
+    const bits = writtenBits(values, dtype);
+    for (let i = 0; i < values.length; i++) {
+      if (bits[i] !== expected[i]) assert.fail(`${dtype}: ${values[i]} (float32 bits 0x${f32bits(values[i]).toString(16)}) -> 0x${bits[i].toString(16)}, expected 0x${expected[i].toString(16)}`);
+    }
+    const nan = writtenBits([NaN, -NaN], dtype);
+    for (const b of nan) assert.ok(Number.isNaN(valueOf(b)), `NaN stays NaN: 0x${b.toString(16)}`);
+  });
+}
+
+test("writeNpy dtype: descr '<f2' and '<V2' (as np.save stores bfloat16); readNpy reads the rounded values back", () => {
+  const values = f32([0.1, -2.5, 1 / 3, 70000, 1e-6]);
+  const half = io.writeNpy(values, { dims: [5], dtype: 'float16' });
+  assert.match(new TextDecoder().decode(half.subarray(10, 60)), /'descr': '<f2'/);
+  assert.deepEqual(Array.from(io.readNpy(half).data), [0.0999755859375, -2.5, 0.333251953125, Infinity, 0.0000010132789611816406]);
+  const bf = io.writeNpy(values, { dims: [5], dtype: 'bfloat16' });
+  assert.match(new TextDecoder().decode(bf.subarray(10, 60)), /'descr': '<V2'/);
+  assert.deepEqual(Array.from(io.readNpy(bf, { voidAs: 'bfloat16' }).data), [0.10009765625, -2.5, 0.333984375, 70144, 9.98377799987793e-7]);
+  assert.deepEqual(io.writeNpy(values, { dims: [5], dtype: 'float32' }), io.writeNpy(values, { dims: [5] }));
+  throwsPosEnc(() => io.writeNpy(values, { dims: [5], dtype: 'float64' }), 'INVALID_ARGUMENT', /dtype must be 'float32' or 'float16' or 'bfloat16', got 'float64'/);
+});
+
+test('writeSafetensors writes what the reference reader expects: 8-byte aligned header, offsets in order, metadata', () => {
+  const a = { data: f32([1, 2, 3, 4, 5, 6]), dims: [2, 3] };
+  const b = f32([0.5, -0.25]);
+  for (const dtype of ['float32', 'float16', 'bfloat16']) {
+    const bytes = io.writeSafetensors({ 'wpe.weight': a, bias: { data: b, dims: [2] } }, { dtype, metadata: { format: 'pt' } });
+    const header = io.listSafetensors(bytes);
+    // huggingface/safetensors, safetensors/src/tensor.rs, prepare(): the JSON is padded with spaces
+    // to a multiple of 8 bytes, and read_metadata() wants the data to end exactly at the file's end.
+    assert.equal(header.dataOffset % 8, 0, dtype);
+    const size = dtype === 'float32' ? 4 : 2;
+    assert.equal(bytes.length, header.dataOffset + 8 * size);
+    assert.deepEqual(header.metadata, { format: 'pt' });
+    const code = { float32: 'F32', float16: 'F16', bfloat16: 'BF16' }[dtype];
+    assert.deepEqual(header.tensors.map((t) => [t.name, t.dtype, t.dims, t.begin - header.dataOffset, t.end - header.dataOffset]),
+      [['wpe.weight', code, [2, 3], 0, 6 * size], ['bias', code, [2], 6 * size, 8 * size]]);
+    const back = io.readSafetensors(bytes);
+    assert.deepEqual(back['wpe.weight'], a); // small dyadic values: exact in every dtype
+    assert.deepEqual(back.bias.data, b);
+  }
+  throwsPosEnc(() => io.writeSafetensors({ __metadata__: a }), 'INVALID_ARGUMENT', /tensor name '__metadata__' is reserved/);
+  throwsPosEnc(() => io.writeSafetensors([a]), 'INVALID_TYPE', /tensors must be an object of named tensors/);
+  throwsPosEnc(() => io.writeSafetensors({ a }, { metadata: { n: 1 } }), 'INVALID_TYPE', /metadata must be an object of string values/);
+  throwsPosEnc(() => io.writeSafetensors({ a }, { dtype: 'int8' }), 'INVALID_ARGUMENT', /dtype must be 'float32' or 'float16' or 'bfloat16', got 'int8'/);
+});

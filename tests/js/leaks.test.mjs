@@ -12,6 +12,9 @@ const table = { data: randomFloats(16 * 8, 2), dims: [16, 8] };
 const anchored = pe.sinusoidal.createTable({ maxLength: 100, dim: 8, precision: 'fast' });
 const x = randomFloats(3 * 8, 4);
 const long = randomFloats(70 * 8, 5); // 64 rows or more: addTo 'fast' takes the anchored path
+const pixtral = pe.model.fromConfig({ model_type: 'pixtral', num_hidden_layers: 1, hidden_size: 64, num_attention_heads: 1, image_size: 1024, patch_size: 16 });
+const deepseek = pe.model.fromConfig({ model_type: 'deepseek_v3', num_hidden_layers: 1, hidden_size: 64, num_attention_heads: 1,
+  qk_nope_head_dim: 32, qk_rope_head_dim: 32, rope_theta: 10000 });
 
 const CALLS = {
   'failing in C++ (bad rotaryDim)': () => pe.rope.apply(q, null, { dims: [4, 64], rotaryDim: 62 + 1 }),
@@ -22,6 +25,8 @@ const CALLS = {
   'succeeding (copy path)': () => pe.rope.apply(q, null, { dims: [4, 64], offset: 7 }),
   'succeeding (fast addTo, anchored rows)': () => pe.sinusoidal.addTo(long, { dims: [70, 8], precision: 'fast', offset: 5 }),
   'succeeding (T5 bias)': () => pe.t5.bias({ data: randomFloats(32 * 2, 3), dims: [32, 2] }, { qLen: 8, kLen: 8 }),
+  'failing in C++ (a Pixtral id past the grid)': () => pe.model.apply(pixtral, 0, q, null, { dims: [4, 64], positionIds: [0, 1, 2, 3, 0, 1, 2, 64] }),
+  'succeeding (a model layer, DeepSeek-V3 interleave)': () => pe.model.apply(deepseek, 0, q, null, { dims: [4, 64], offset: 3 }),
 };
 
 function runAll(times) {
@@ -41,7 +46,7 @@ test('hundreds of thousands of calls, failing and succeeding, do not grow WebAss
   runAll(200); // warm-up: scratch pools and caches reach their steady size
   const before = pe.memory.bytes;
   const failures = runAll(50_000);
-  assert.equal(failures, 50_000 * 5, 'the five failing calls failed every time');
+  assert.equal(failures, 50_000 * 6, 'the six failing calls failed every time');
   assert.equal(pe.memory.bytes, before, `memory grew from ${before} to ${pe.memory.bytes} bytes`);
   assert.equal(pe.sinusoidal.table({ length: 1, dim: 2, offset: 1 }).data[0], Math.fround(Math.sin(1)));
 });

@@ -13,7 +13,7 @@ const pe = await createPosEnc();
 
 test('an allocation WebAssembly memory cannot hold fails with OUT_OF_MEMORY, and the module keeps working', () => {
   // 2^19 x 1023 floats = 2,145,386,496 bytes: below the 2 GiB request limit, above what fits.
-  throwsPosEnc(() => pe.sinusoidal.table({ length: 2 ** 19, dim: 1023 }), 'OUT_OF_MEMORY', /out of WebAssembly memory allocating 2145386496 bytes/);
+  throwsPosEnc(() => pe.memory.tensor([2 ** 19, 1023]), 'OUT_OF_MEMORY', /out of WebAssembly memory allocating 2145386496 bytes/);
   assert.equal(pe.sinusoidal.table({ length: 2, dim: 2 }).data[3], Math.fround(Math.cos(1)));
 });
 
@@ -29,7 +29,7 @@ test('results stay right when memory grows between and during calls', () => {
   cache.dispose();
 });
 
-test("what a RopeCache or learned table reports in .bytes is what it takes from WebAssembly memory", async () => {
+test("what a RopeCache, layer cache or learned table reports in .bytes is what it takes from WebAssembly memory", async () => {
   // In a fresh instance (its own memory), blocks of 1 MiB and more come one after another from the
   // top of the heap: the gap between a 1 MiB fence tensor allocated before an object and one after
   // it is the object's block, plus allocator headers and the small temporaries of the call.
@@ -45,8 +45,14 @@ test("what a RopeCache or learned table reports in .bytes is what it takes from 
   const half = taken(() => fresh.rope.createCache({ rotaryDim: 128, maxPositions: 4096, pairing: 'half' }));
   const interleaved = taken(() => fresh.rope.createCache({ rotaryDim: 128, maxPositions: 4096, pairing: 'interleaved' }));
   const learned = taken(() => fresh.learned.createTable({ data: new Float32Array(1000 * 768), dims: [1000, 768] }));
-  assert.deepEqual([half.bytes, interleaved.bytes, learned.bytes], [4096 * 64 * 4 * 2, 4096 * 64 * 4 * 6, 1000 * 768 * 4]);
-  for (const o of [half, interleaved, learned]) {
+  // A model layer's cache: Gemma 4's proportional RoPE keeps rows for its 64 rotated pairs only.
+  const gemma4 = fresh.model.fromConfig({ model_type: 'gemma4_text', num_hidden_layers: 6, hidden_size: 1536, num_attention_heads: 8, head_dim: 256,
+    global_head_dim: 512, sliding_window: 512, rope_parameters: { full_attention: { partial_rotary_factor: 0.25, rope_theta: 1e6, rope_type: 'proportional' },
+      sliding_attention: { rope_theta: 10000, rope_type: 'default' } } });
+  const layer = taken(() => fresh.model.createCache(gemma4, 5, { maxPositions: 4096 }));
+  assert.deepEqual([half.bytes, interleaved.bytes, learned.bytes, layer.bytes],
+    [4096 * 64 * 4 * 2, 4096 * 64 * 4 * 6, 1000 * 768 * 4, 4096 * 64 * 4 * 2]);
+  for (const o of [half, interleaved, learned, layer]) {
     o.dispose();
     assert.equal(o.bytes, 0);
   }

@@ -25,6 +25,14 @@ export function dynamicFreq(r, base, factor, maxPos, seqLen) {
   return defaultFreq(r, base * (factor * L / maxPos - (factor - 1)) ** (r / (r - 2)));
 }
 
+/**
+ * modeling_hunyuan_v1_dense.py HunYuanDenseV1RotaryEmbedding (alpha): base * alpha^(d/(d-2)) with
+ * d = head_dim, inv_freq = base'^(-2i/d).
+ */
+export function hunyuanAlphaFreq(headDim, base, alpha) {
+  return defaultFreq(headDim, base * alpha ** (headDim / (headDim - 2)));
+}
+
 /** modeling_rope_utils.py _compute_longrope_parameters: w_i / ext_i, attention sqrt(1 + ln f / ln original). */
 export function longropeFreq(r, base, list, factor, original) {
   const w = defaultFreq(r, base).map((v, i) => v / list[i]);

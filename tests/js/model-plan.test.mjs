@@ -117,7 +117,10 @@ test('DeepSeek-V3: decoupled RoPE on qk_rope_head_dim, YaRN with mscale, softmax
     rope_scaling: { beta_fast: 32, beta_slow: 1, factor: 40, mscale: 1.0, mscale_all_dim: 1.0, original_max_position_embeddings: 4096, type: 'yarn' } });
   const l = plan.layers[0];
   const m = 0.1 * Math.log(40) + 1;
-  assert.deepEqual(l.rope.form, { kind: 'decoupled', nopeHeadDim: 128, ropeHeadDim: 64, softmaxScaleFactor: m * m });
+  // rope_interleave absent: DeepseekV3Config's default True (apply_rotary_pos_emb_interleave).
+  assert.deepEqual(l.rope.form, { kind: 'decoupled', nopeHeadDim: 128, ropeHeadDim: 64, softmaxScaleFactor: m * m, deinterleave: true });
+  assert.equal(pe.model.softmaxScaleFactor(plan, 0), m * m);
+  assert.equal(plan.headDim, 192, 'q/k heads are qk_nope_head_dim + qk_rope_head_dim (HF qk_head_dim), not hidden / heads');
   const f = freq(plan, 0);
   assert.ok(worstRel(f.invFreq, yarnFreq(64, 10000, { factor: 40, original: 4096 }).w) <= 1e-9);
   assert.equal(f.attentionFactor, 1);

@@ -30,8 +30,32 @@ function safetensors() {
 const learnedTable = pe.learned.createTable(T([40, 4]));
 const anchoredTable = pe.sinusoidal.createTable({ maxLength: 100, dim: 4, precision: 'fast' });
 
+// Model plans with each RoPE form (docs/encodings.md 8.12-8.15), for pe.model.apply and layer caches.
+const plans = {
+  proportional: pe.model.fromConfig({ model_type: 'gemma4_text', num_hidden_layers: 6, hidden_size: 32, num_attention_heads: 4, head_dim: 8,
+    global_head_dim: 16, sliding_window: 8, rope_parameters: { full_attention: { partial_rotary_factor: 0.25, rope_theta: 1e6, rope_type: 'proportional' },
+      sliding_attention: { rope_theta: 10000, rope_type: 'default' } } }),
+  mrope: pe.model.fromConfig({ model_type: 'qwen3_vl_text', num_hidden_layers: 1, hidden_size: 32, num_attention_heads: 4, rope_theta: 1e6,
+    rope_scaling: { rope_type: 'default', mrope_section: [2, 1, 1], mrope_interleaved: true } }),
+  decoupled: pe.model.fromConfig({ model_type: 'deepseek_v3', num_hidden_layers: 1, hidden_size: 32, num_attention_heads: 4, qk_nope_head_dim: 4,
+    qk_rope_head_dim: 8, rope_theta: 10000, max_position_embeddings: 64,
+    rope_scaling: { type: 'yarn', factor: 4, original_max_position_embeddings: 16, mscale: 1, mscale_all_dim: 1 } }),
+  pixtral: pe.model.fromConfig({ model_type: 'pixtral', num_hidden_layers: 1, hidden_size: 32, num_attention_heads: 4, head_dim: 8,
+    image_size: 64, patch_size: 16, rope_theta: 10000 }),
+  llama4: pe.model.fromConfig({ model_type: 'llama4_text', num_hidden_layers: 4, hidden_size: 32, num_attention_heads: 4, head_dim: 8,
+    rope_theta: 500000, attention_chunk_size: 8, attn_temperature_tuning: true, floor_scale: 4, attn_scale: 0.1 }),
+};
+const layerCache = pe.model.createCache(plans.decoupled, 0, { maxPositions: 16 });
+
 /** [name, call(args...), valid args]. Options objects are the last argument. */
 const CASES = [
+  ['model.apply (proportional)', (p, l, q, k, o) => pe.model.apply(p, l, q, k, o), [plans.proportional, 5, T([1, 3, 2, 16]), T([1, 3, 1, 16], 2), { layout: 'bshd', offset: 4 }]],
+  ['model.apply (mrope)', (q, o) => pe.model.apply(plans.mrope, 0, q, null, o), [T([1, 3, 1, 8]), { layout: 'bshd', positionIds: [0, 1, 2, 0, 1, 1, 0, 0, 1], seqLen: 9 }]],
+  ['model.apply (decoupled)', (q, k, o) => pe.model.apply(plans.decoupled, 0, q, k, o), [T([1, 2, 3, 12]), T([1, 1, 3, 8], 2), { layout: 'bhsd', positionIds: [3, 4, 40], laneOrder: 'vllm' }]],
+  ['model.apply (pixtral)', (q, o) => pe.model.apply(plans.pixtral, 0, q, null, o), [T([1, 4, 2, 8]), { layout: 'bshd', grid: [2, 2] }]],
+  ['model.apply (llama4 NoPE)', (q, k, o) => pe.model.apply(plans.llama4, 3, q, k, o), [T([2, 3, 8]), T([2, 3, 8], 2), { numHeads: 1, positionIds: [2, 3, 9, 0, 1, 2] }]],
+  ['model.createCache', (p, l, o) => pe.model.createCache(p, l, o).dispose(), [plans.proportional, 5, { maxPositions: 12, seqLen: 12 }]],
+  ['LayerRopeCache.apply', (q, k, o) => layerCache.apply(q, k, o), [T([1, 3, 2, 12]), T([1, 3, 1, 8], 2), { layout: 'bshd', positionIds: [0, 7, 15] }]],
   ['PositionTable (learned).addTo', (x, o) => learnedTable.addTo(x, o), [T([2, 3, 4]), { offset: 30 }]],
   ['PositionTable (learned).lookup', (o) => learnedTable.lookup(o), [{ length: 3, offset: 36 }]],
   ['PositionTable (anchored).addTo', (x, o) => anchoredTable.addTo(x, o), [T([2, 3, 4]), { offset: 90 }]],

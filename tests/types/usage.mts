@@ -1,9 +1,9 @@
 // Type test: the published typings, used as an ESM consumer would (through the package name).
 // `npm test` type-checks this file; each @ts-expect-error line must be a type error.
-import { createPosEnc, PosEncError, RopeCache, PositionTable } from 'posenc';
+import { createPosEnc, LayerRopeCache, PosEncError, RopeCache, PositionTable } from 'posenc';
 import type {
   PosEnc, PosEncErrorCode, Tensor, TensorLike, RopeApplyOptions, RopeFrequencies, RopeModelSpec, RopeScaling, Float64Tensor,
-  Llama3Band, SafetensorsHeader, LearnedInterpolateOptions,
+  Llama3Band, SafetensorsHeader, LearnedInterpolateOptions, ModelPlan,
 } from 'posenc';
 
 const pe: PosEnc = await createPosEnc();
@@ -66,6 +66,16 @@ scaledCache.dispose();
 pe.rope.apply2d(q, null, { layout: 'bshd', grid: [1, 2], freqs: 'pixel', maxFreq: 10 });
 pe.rope.applyXPos(q, null, { layout: 'bshd', gamma: 0.4, scaleBase: 512, center: 1 });
 pe.rope.applyMultimodal(q, null, { layout: 'bshd', mropeSection: [1, 1, 2], positionIds: [0, 1, 0, 1, 0, 1] });
+pe.rope.applyMultimodal(q, null, { layout: 'bshd', mropeSection: [2, 1, 1], mropeInterleaved: true });
+// A model's layers applied to q and k (pe.model.apply), and a layer cache
+const plan: ModelPlan = pe.model.fromConfig({ model_type: 'llama', num_hidden_layers: 2, hidden_size: 16, num_attention_heads: 2 });
+pe.model.apply(plan, 1, q, null, { layout: 'bshd', positionIds: [3, 4], seqLen: 8, laneOrder: 'vllm' });
+const layerCache: LayerRopeCache = pe.model.createCache(plan, 0, { maxPositions: 8 });
+layerCache.apply(q, null, { layout: 'bshd', offset: 2 });
+const softmax: number = pe.model.softmaxScaleFactor(plan, 0) * layerCache.bytes;
+layerCache.dispose();
+// @ts-expect-error laneOrder is 'hf' | 'vllm'
+pe.model.apply(plan, 0, q, null, { layout: 'bshd', laneOrder: 'sglang' });
 // @ts-expect-error unknown scaling type
 pe.rope.frequencies({ rotaryDim: 8, scaling: { type: 'ntk-by-parts', factor: 2 } });
 // @ts-expect-error linear scaling needs a factor

@@ -1,29 +1,34 @@
-// `posenc plan config.json|model.gguf [--seq-len L] [--json]`: a model's per-layer position plan,
-// identical layers grouped, or the plan itself as JSON.
+// `posenc plan config.json|model.gguf`: what every layer of a model does to positions, identical
+// layers grouped, or (--json) the plan itself.
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 
-import { PosEncError } from '../runtime/errors.js';
-import type { Command } from './commands.js';
+import type { Command, Report } from './command.js';
+import { JSON_FLAG } from './command.js';
+import { CliError } from './flags.js';
+import { readFailure } from './input.js';
 
 export const PLAN_COMMAND: Command = {
-  summary: "print what every layer of a model does to positions, from its config.json or GGUF file",
-  usage: 'posenc plan config.json|model.gguf [--seq-len L] [--json true]',
-  flags: ['seq-len', 'json'],
-  async run(pe, flags, print) {
-    const path = flags.positionals[0];
-    if (path === undefined) throw new PosEncError('MISSING_OPTION', 'the path of a config.json or .gguf file is required');
-    const json = flags.values.json;
-    if (json !== undefined && json !== 'true' && json !== 'false') throw new PosEncError('INVALID_ARGUMENT', `--json must be true or false, got '${json}'`);
-    const seqText = flags.values['seq-len'];
-    const seqLen = seqText === undefined ? undefined : Number(seqText);
-    if (seqLen !== undefined && (!Number.isInteger(seqLen) || seqLen < 1)) throw new PosEncError('INVALID_ARGUMENT', `--seq-len must be a positive integer, got '${seqText}'`);
-    const bytes = await readFile(path);
+  name: 'plan',
+  summary: 'print what every layer of a model does to positions, from its config.json or GGUF file',
+  about: [
+    'Layers that do the same are grouped ("layers 0-4, 6-10: sliding window 1024; RoPE base 10000, ...").',
+    'A .gguf file is read as GGUF (its header; the RoPE factor tensors too when present); anything else as a config.json.',
+  ],
+  positional: { name: 'MODEL', help: "the model's config.json or .gguf file" },
+  flags: [
+    { name: 'seq-len', kind: 'int', min: 1, help: 'the current length, for dynamic NTK and LongRoPE' },
+    JSON_FLAG,
+  ],
+  examples: ['posenc plan config.json', 'posenc plan model.gguf --json'],
+  apiNames: { seqLen: '--seq-len' },
+  async run(ctx, values, positionals): Promise<Report> {
+    const path = positionals[0];
+    if (path === undefined) throw new CliError('the path of a config.json or .gguf file is required: posenc plan config.json');
+    const bytes = await readFile(path).catch((error: unknown) => { throw readFailure(error, path); });
+    const { pe } = ctx;
     const plan = extname(path).toLowerCase() === '.gguf' ? pe.model.fromGguf(bytes) : pe.model.fromConfig(bytes.toString('utf8'));
-    if (json === 'true') {
-      print(JSON.stringify(plan, null, 2));
-      return;
-    }
-    for (const line of pe.model.summarize(plan, seqLen === undefined ? undefined : { seqLen })) print(line);
+    const seqLen = values['seq-len'] as number | undefined;
+    return { lines: pe.model.summarize(plan, seqLen === undefined ? undefined : { seqLen }), json: plan };
   },
 };

@@ -114,12 +114,11 @@ export function alibiApi(heap: Heap): AlibiApi {
         maskPtr = scope.alloc(mask.values.length * 4, 'attentionMask');
         new Int32Array(heap.raw.HEAPU8.buffer, maskPtr, mask.values.length).set(mask.values);
       }
-      const out = scope.output(fn, opts.out, dims, 'the bias');
-      heap.check(
-        call.alibiBias({ out: out.ptr, ...p, form, maskFuture, ...l, attentionMask: maskPtr, batch }),
+      // Query rows from `start` on are the bias of queryOffset + start.
+      return scope.generate(fn, opts.out, dims, 'the bias', { axis: dims.length - 2 }, (ptr, start, n) => heap.check(
+        call.alibiBias({ out: ptr, ...p, form, maskFuture, ...l, qLen: n, queryOffset: l.queryOffset + start, attentionMask: maskPtr, batch }),
         fn,
-      );
-      return out.finish();
+      ));
     } finally {
       scope.release();
     }

@@ -123,10 +123,14 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
     const offset = opts.offset === undefined ? 0 : args.finite(fn, 'offset', opts.offset);
     const scope = new HeapScope(heap);
     try {
-      const out = scope.output(fn, opts.out, [count, p.dim], 'the table');
       const idsPtr = scope.f64In(ids, 'positionIds');
-      heap.check(call.sinusoidalTable({ out: out.ptr, count, ...p, offset, ids: idsPtr }), fn);
-      return out.finish();
+      // Rows from row `start` on are the table of offset + start: the same doubles while positions
+      // are integers well inside 2^53 (anchors of 'fast' rows are position / 32). 'fast' rows hang
+      // off anchors every 32 rows, and a range under 64 rows is computed exactly.
+      const exactSplit = Number.isInteger(offset) && Math.abs(offset) + count <= 2 ** 47;
+      const rows = { axis: 0, whole: ids === undefined && !exactSplit, align: 32, minLast: 64 };
+      return scope.generate(fn, opts.out, [count, p.dim], 'the table', rows, (ptr, start, n) =>
+        heap.check(call.sinusoidalTable({ out: ptr, count: n, ...p, offset: offset + start, ids: idsPtr && idsPtr + start * 8 }), fn));
     } finally {
       scope.release();
     }

@@ -115,12 +115,11 @@ export function t5Api(heap: Heap): T5Api {
     const scope = new HeapScope(heap);
     try {
       const tablePtr = scope.tensorIn(t.tensor, 'table');
-      const out = scope.output(fn, opts.out, dims, 'the bias');
-      heap.check(
-        call.t5Bias({ table: tablePtr, rows: t.rows, heads: t.heads, out: out.ptr, ...l, ...p }),
+      // Query rows from `start` on are the bias of queryOffset + start.
+      return scope.generate(fn, opts.out, dims, 'the bias', { axis: 1 }, (ptr, start, n) => heap.check(
+        call.t5Bias({ table: tablePtr, rows: t.rows, heads: t.heads, out: ptr, ...l, qLen: n, queryOffset: l.queryOffset + start, ...p }),
         fn,
-      );
-      return out.finish();
+      ));
     } finally {
       scope.release();
     }

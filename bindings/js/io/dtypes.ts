@@ -1,5 +1,6 @@
-// The float formats posenc reads from files (.npy, .safetensors), decoded into float32. Decoding
-// copies the bytes first, so the source may be unaligned (a Node Buffer slice) or in either byte order.
+// The float formats of files (.npy, .safetensors): decoded into float32 on reading (a copy first,
+// so the source may be unaligned or in either byte order), and float32 encoded into float32,
+// float16 or bfloat16 (little-endian, rounded to nearest, ties to even) on writing.
 import { PosEncError } from '../runtime/errors.js';
 
 /** A float element type posenc can read from a file. Everything is converted to float32. */
@@ -43,6 +44,21 @@ function swapBytes(raw: Uint8Array, size: number): void {
       raw[b] = t;
     }
   }
+}
+
+/**
+ * Decodes `count` elements of `dtype` at byte `start` of `bytes` into `out` (at least `count` long),
+ * in place of a new array: for readers that decode a file piece by piece into one buffer.
+ */
+export function decodeFloatsInto(
+  fn: string, what: string, bytes: Uint8Array, start: number, count: number, dtype: FileDtype, littleEndian: boolean,
+  out: Float32Array,
+): void {
+  if (dtype === 'float32' && littleEndian === PLATFORM_LITTLE_ENDIAN) {
+    new Uint8Array(out.buffer, out.byteOffset, count * 4).set(bytes.subarray(start, start + count * 4));
+    return;
+  }
+  out.set(decodeFloats(fn, what, bytes, start, count, dtype, littleEndian));
 }
 
 /**
@@ -91,4 +107,79 @@ export function elementCount(dims: readonly number[]): number | undefined {
   let n = 1;
   for (const d of dims) n *= d;
   return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/** An element type posenc writes: float32 as computed, or rounded to float16 or bfloat16. */
+export type OutputDtype = 'float32' | 'float16' | 'bfloat16';
+
+/** The element types posenc writes, in the order the CLI lists them. */
+export const OUTPUT_DTYPES: readonly OutputDtype[] = ['float32', 'float16', 'bfloat16'];
+
+/** Bytes per element of each written type. */
+export const OUTPUT_ITEM_SIZE: Readonly<Record<OutputDtype, number>> = { float32: 4, float16: 2, bfloat16: 2 };
+
+/**
+ * The binary16 bits nearest to the float32 whose bits are `u` (ties to even); overflow gives
+ * infinity, NaN stays a (quiet) NaN with the sign and top payload bits kept.
+ */
+export function float16Bits(u: number): number {
+  const sign = (u >>> 16) & 0x8000;
+  const exponent = (u >>> 23) & 0xff;
+  const mantissa = u & 0x7fffff;
+  if (exponent === 0xff) return sign | 0x7c00 | (mantissa === 0 ? 0 : 0x200 | (mantissa >>> 13));
+  if (exponent >= 143) return sign | 0x7c00; // >= 2^16: beyond the largest half (65504) and its rounding range
+  if (exponent >= 113) {
+    // A normal half: keep 10 of the 23 mantissa bits and round on the 13 dropped ones. A carry out
+    // of the mantissa moves to the next exponent (and from 65504 up to infinity), as it should.
+    let h = ((exponent - 112) << 10) | (mantissa >>> 13);
+    const dropped = mantissa & 0x1fff;
+    if (dropped > 0x1000 || (dropped === 0x1000 && (h & 1) !== 0)) h += 1;
+    return sign | h;
+  }
+  if (exponent >= 102) {
+    // A subnormal half (a multiple of 2^-24): the float32's 24-bit significand shifted down.
+    const significand = mantissa | 0x800000;
+    const shift = 126 - exponent; // 14..24
+    let h = significand >>> shift;
+    const dropped = significand & ((1 << shift) - 1);
+    const half = 1 << (shift - 1);
+    if (dropped > half || (dropped === half && (h & 1) !== 0)) h += 1;
+    return sign | h;
+  }
+  return sign; // below 2^-25: rounds to a signed zero
+}
+
+/** The bfloat16 bits nearest to the float32 whose bits are `u` (ties to even); NaN stays a quiet NaN. */
+export function bfloat16Bits(u: number): number {
+  if ((u & 0x7fffffff) > 0x7f800000) return (u >>> 16) | 0x40;
+  return ((u + 0x7fff + ((u >>> 16) & 1)) >>> 16) & 0xffff;
+}
+
+/**
+ * Writes `src` into `dst` as `dtype`, little-endian: `src.length * OUTPUT_ITEM_SIZE[dtype]` bytes.
+ * float16 and bfloat16 values are rounded to nearest, ties to even.
+ */
+export function encodeFloats(src: Float32Array, dtype: OutputDtype, dst: Uint8Array): void {
+  const n = src.length;
+  if (dtype === 'float32') {
+    if (PLATFORM_LITTLE_ENDIAN) {
+      dst.set(new Uint8Array(src.buffer, src.byteOffset, n * 4));
+    } else {
+      const view = new DataView(dst.buffer, dst.byteOffset, n * 4);
+      for (let i = 0; i < n; i++) view.setFloat32(4 * i, src[i]!, true);
+    }
+    return;
+  }
+  const bits = new Uint32Array(src.buffer, src.byteOffset, n); // src is 4-byte aligned: it is a Float32Array
+  const round = dtype === 'float16' ? float16Bits : bfloat16Bits;
+  if (PLATFORM_LITTLE_ENDIAN && dst.byteOffset % 2 === 0) {
+    const out = new Uint16Array(dst.buffer, dst.byteOffset, n);
+    for (let i = 0; i < n; i++) out[i] = round(bits[i]!);
+  } else {
+    for (let i = 0; i < n; i++) {
+      const h = round(bits[i]!);
+      dst[2 * i] = h & 0xff;
+      dst[2 * i + 1] = h >>> 8;
+    }
+  }
 }

@@ -1,14 +1,18 @@
 // File readers and writers for position tables: .npy (NumPy) and .safetensors (Hugging Face).
 // Plain JavaScript, no WebAssembly: readers check every field and throw PosEncError('INVALID_FILE')
-// naming what is wrong; float16, bfloat16 and float64 data are converted to float32.
+// naming what is wrong; float16, bfloat16 and float64 data are converted to float32; writers store
+// float32, or float16/bfloat16 rounded to nearest (ties to even).
 import * as args from '../runtime/args.js';
 import type { Tensor, TensorInput } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
+import { OUTPUT_DTYPES } from './dtypes.js';
+import type { OutputDtype } from './dtypes.js';
 import { readNpy, writeNpy } from './npy.js';
 import type { ReadNpyOptions } from './npy.js';
-import { listSafetensors, readSafetensors } from './safetensors.js';
+import { listSafetensors, readSafetensors, writeSafetensors } from './safetensors.js';
 import type { SafetensorsHeader } from './safetensors.js';
 
+export type { OutputDtype } from './dtypes.js';
 export type { ReadNpyOptions } from './npy.js';
 export type { SafetensorsEntry, SafetensorsHeader } from './safetensors.js';
 
@@ -25,6 +29,20 @@ export interface ReadSafetensorsOptions {
 export interface WriteNpyOptions {
   /** Shape of `tensor` when it is a bare Float32Array. */
   dims?: readonly number[];
+  /**
+   * Element type of the file (default `'float32'`): `'float16'` (`'<f2'`) or `'bfloat16'` round to
+   * nearest, ties to even. A bfloat16 file has descr `'<V2'`, as `np.save` writes ml_dtypes'
+   * bfloat16; `numpy.load` returns raw 2-byte elements (`.view(ml_dtypes.bfloat16)` restores them).
+   */
+  dtype?: OutputDtype;
+}
+
+/** Options of {@link IoApi.writeSafetensors}. */
+export interface WriteSafetensorsOptions {
+  /** Element type of every tensor (default `'float32'`; `'float16'` is F16, `'bfloat16'` BF16, rounded to nearest, ties to even). */
+  dtype?: OutputDtype;
+  /** String metadata stored under `__metadata__`. */
+  metadata?: Record<string, string>;
 }
 
 /** Reading and writing position tables: `pe.io`. */
@@ -34,8 +52,13 @@ export interface IoApi {
    * float32, float64 or bfloat16 into a float32 tensor in C order.
    */
   readNpy(bytes: BytesInput, options?: ReadNpyOptions): Tensor;
-  /** Writes a float32 tensor as an `.npy` file (`'<f4'`, C order) that `numpy.load` reads. */
+  /** Writes a float32 tensor as an `.npy` file (C order, `'<f4'` or the `dtype` asked for) that `numpy.load` reads. */
   writeNpy(tensor: TensorInput, options?: WriteNpyOptions): Uint8Array;
+  /**
+   * Writes tensors (keyed by name, in that order) as a `.safetensors` file that Hugging Face's
+   * `safetensors.safe_open` / `load_file` reads.
+   */
+  writeSafetensors(tensors: Record<string, TensorInput>, options?: WriteSafetensorsOptions): Uint8Array;
   /** Lists the tensors of a `.safetensors` file (names, dtypes, dims, byte ranges) and its metadata. Needs only the header bytes. */
   listSafetensors(bytes: BytesInput): SafetensorsHeader;
   /** Reads tensors of a `.safetensors` file (F32, F64, F16, BF16) into float32, keyed by name. */
@@ -60,9 +83,22 @@ export function ioApi(): IoApi {
 
     writeNpy(tensor: TensorInput, options?: WriteNpyOptions): Uint8Array {
       const fn = 'io.writeNpy';
-      const opts = args.options(fn, options, ['dims'], true);
+      const opts = args.options(fn, options, ['dims', 'dtype'], true);
       const t = args.tensor(fn, 'tensor', tensor, opts.dims);
-      return writeNpy(t.data, t.dims);
+      return writeNpy(t.data, t.dims, dtypeOf(fn, opts.dtype));
+    },
+
+    writeSafetensors(tensors: Record<string, TensorInput>, options?: WriteSafetensorsOptions): Uint8Array {
+      const fn = 'io.writeSafetensors';
+      const opts = args.options(fn, options, ['dtype', 'metadata'], true);
+      if (tensors === null || typeof tensors !== 'object' || Array.isArray(tensors) || ArrayBuffer.isView(tensors)) {
+        throw new PosEncError('INVALID_TYPE', `${fn}: tensors must be an object of named tensors, got ${args.describe(tensors)}`);
+      }
+      const list = Object.entries(tensors).map(([name, value]) => {
+        const t = args.tensor(fn, `tensors['${name}']`, value, undefined);
+        return { name, data: t.data, dims: t.dims };
+      });
+      return writeSafetensors(fn, list, dtypeOf(fn, opts.dtype), metadataOf(fn, opts.metadata));
     },
 
     listSafetensors(bytes: BytesInput): SafetensorsHeader {
@@ -83,4 +119,16 @@ export function ioApi(): IoApi {
       return readSafetensors(fn, bytesOf(fn, bytes), names);
     },
   };
+}
+
+function dtypeOf(fn: string, value: unknown): OutputDtype {
+  return value === undefined ? 'float32' : OUTPUT_DTYPES[args.choice(fn, 'dtype', value, OUTPUT_DTYPES)]!;
+}
+
+function metadataOf(fn: string, value: unknown): Record<string, string> | undefined {
+  if (value === undefined) return undefined;
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.values(value).every((v) => typeof v === 'string')) {
+    throw new PosEncError('INVALID_TYPE', `${fn}: metadata must be an object of string values, got ${args.describe(value)}`);
+  }
+  return value as Record<string, string>;
 }

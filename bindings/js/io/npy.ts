@@ -5,8 +5,8 @@
 //   | the elements, C (row-major) or Fortran (column-major) order.
 import type { Tensor } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
-import { decodeFloats, elementCount, ITEM_SIZE, PLATFORM_LITTLE_ENDIAN } from './dtypes.js';
-import type { FileDtype } from './dtypes.js';
+import { decodeFloats, elementCount, encodeFloats, ITEM_SIZE, OUTPUT_ITEM_SIZE, PLATFORM_LITTLE_ENDIAN } from './dtypes.js';
+import type { FileDtype, OutputDtype } from './dtypes.js';
 import { parsePythonLiteral } from './python-literal.js';
 
 /** Options of `pe.io.readNpy`. */
@@ -83,8 +83,26 @@ function fortranToC(data: Float32Array, dims: readonly number[]): Float32Array {
   return out;
 }
 
-/** Reads an .npy file into a float32 tensor (C order). */
-export function readNpy(fn: string, bytes: Uint8Array, options: ReadNpyOptions): Tensor {
+/** What an .npy header says: the element type, order and shape, and where the data starts. */
+export interface NpyHeader {
+  dtype: FileDtype;
+  littleEndian: boolean;
+  fortranOrder: boolean;
+  dims: number[];
+  /** Elements (the product of dims). */
+  count: number;
+  /** Byte offset of the first element. */
+  dataOffset: number;
+}
+
+/** Bytes of the fixed prefix (magic, version, header length) of an .npy file: enough to learn the header's length. */
+export const NPY_PREFIX_BYTES = 12;
+
+/**
+ * The offset at which the data of an .npy file starts, from its first bytes (at least
+ * NPY_PREFIX_BYTES, or the whole file if shorter): what to read before {@link parseNpyHeader}.
+ */
+export function npyDataOffset(fn: string, bytes: Uint8Array): number {
   if (bytes.length < 10 || MAGIC.some((b, i) => bytes[i] !== b)) {
     throw invalid(fn, bytes.length < 10
       ? `the file is ${bytes.length} bytes, too short for an .npy header`
@@ -99,13 +117,23 @@ export function readNpy(fn: string, bytes: Uint8Array, options: ReadNpyOptions):
   const lengthBytes = major === 1 ? 2 : 4;
   if (bytes.length < 8 + lengthBytes) throw invalid(fn, 'the file ends inside the header length');
   const headerLength = major === 1 ? view.getUint16(8, true) : view.getUint32(8, true);
-  const dataStart = 8 + lengthBytes + headerLength;
-  if (dataStart > bytes.length) {
-    throw invalid(fn, `the header says it is ${headerLength} bytes long, but the file ends after ${bytes.length - 8 - lengthBytes}`);
+  return 8 + lengthBytes + headerLength;
+}
+
+/**
+ * Parses the header of an .npy file from its first bytes (at least up to the data offset
+ * npyDataOffset gives; the data itself is not needed, so a caller can stream the rest).
+ */
+export function parseNpyHeader(fn: string, bytes: Uint8Array, options: ReadNpyOptions): NpyHeader {
+  const dataOffset = npyDataOffset(fn, bytes);
+  const major = bytes[6]!;
+  const lengthBytes = major === 1 ? 2 : 4;
+  if (dataOffset > bytes.length) {
+    throw invalid(fn, `the header says it is ${dataOffset - 8 - lengthBytes} bytes long, but the file ends after ${bytes.length - 8 - lengthBytes}`);
   }
   let text: string;
   try {
-    text = new TextDecoder(major === 3 ? 'utf-8' : 'latin1', { fatal: true }).decode(bytes.subarray(8 + lengthBytes, dataStart));
+    text = new TextDecoder(major === 3 ? 'utf-8' : 'latin1', { fatal: true }).decode(bytes.subarray(8 + lengthBytes, dataOffset));
   } catch {
     throw invalid(fn, 'the header is not valid UTF-8');
   }
@@ -128,26 +156,51 @@ export function readNpy(fn: string, bytes: Uint8Array, options: ReadNpyOptions):
   if (typeof dict.fortran_order !== 'boolean') throw invalid(fn, 'fortran_order must be True or False');
   const dims = parseShape(fn, dict.shape);
   const count = elementCount(dims);
-  const need = count === undefined ? undefined : count * ITEM_SIZE[dtype];
-  const have = bytes.length - dataStart;
-  if (need === undefined || need > have) {
-    throw invalid(fn, `shape (${dims.join(', ')}) of ${dtype} needs ${need ?? 'too many'} bytes of data, but the file has ${have}: it is truncated`);
+  if (count === undefined || !Number.isSafeInteger(count * ITEM_SIZE[dtype])) {
+    throw invalid(fn, `shape (${dims.join(', ')}) has too many elements to address`);
   }
-  if (need < have) throw invalid(fn, `${have - need} unexpected bytes follow the ${need} bytes of data`);
-  const data = decodeFloats(fn, 'the array', bytes, dataStart, count!, dtype, littleEndian);
-  return { data: dict.fortran_order ? fortranToC(data, dims) : data, dims: dims.slice() };
+  return { dtype, littleEndian, fortranOrder: dict.fortran_order, dims, count, dataOffset };
 }
 
-/** Writes a float32 tensor as an .npy file (version 1.0, or 2.0 for a very long shape), little-endian, C order. */
-export function writeNpy(data: Float32Array, dims: readonly number[]): Uint8Array {
+/**
+ * Checks that a file of `fileBytes` bytes holds exactly the data its header describes (after
+ * the header, nothing missing and nothing extra).
+ */
+export function checkNpyLength(fn: string, header: NpyHeader, fileBytes: number): void {
+  const need = header.count * ITEM_SIZE[header.dtype];
+  const have = fileBytes - header.dataOffset;
+  if (need > have) {
+    throw invalid(fn, `shape (${header.dims.join(', ')}) of ${header.dtype} needs ${need} bytes of data, but the file has ${have}: it is truncated`);
+  }
+  if (need < have) throw invalid(fn, `${have - need} unexpected bytes follow the ${need} bytes of data`);
+}
+
+/** Reads an .npy file into a float32 tensor (C order). */
+export function readNpy(fn: string, bytes: Uint8Array, options: ReadNpyOptions): Tensor {
+  const header = parseNpyHeader(fn, bytes, options);
+  checkNpyLength(fn, header, bytes.length);
+  const { dims } = header;
+  const data = decodeFloats(fn, 'the array', bytes, header.dataOffset, header.count, header.dtype, header.littleEndian);
+  return { data: header.fortranOrder ? fortranToC(data, dims) : data, dims: dims.slice() };
+}
+
+/** The descr an .npy header gives each element type posenc writes ('<V2' for bfloat16, as np.save stores ml_dtypes' bfloat16). */
+const WRITE_DESCR: Readonly<Record<OutputDtype, string>> = { float32: '<f4', float16: '<f2', bfloat16: '<V2' };
+
+/**
+ * The header of an .npy file holding `dims` elements of `dtype` in C order, little-endian
+ * (version 1.0, or 2.0 for a very long shape), padded so that the data starts at a multiple of 64
+ * bytes; the data follows it directly.
+ */
+export function npyHeader(dims: readonly number[], dtype: OutputDtype = 'float32'): Uint8Array {
   const shape = dims.length === 1 ? `(${dims[0]},)` : `(${dims.join(', ')})`;
-  let dict = `{'descr': '<f4', 'fortran_order': False, 'shape': ${shape}, }`;
+  let dict = `{'descr': '${WRITE_DESCR[dtype]}', 'fortran_order': False, 'shape': ${shape}, }`;
   // Pad with spaces so the data starts at a multiple of 64 bytes; the header ends with '\n'.
   const version = dict.length + 1 + 10 <= 65535 ? 1 : 2;
   const prefix = version === 1 ? 10 : 12;
   const total = Math.ceil((prefix + dict.length + 1) / 64) * 64;
   dict = dict.padEnd(total - prefix - 1, ' ') + '\n';
-  const out = new Uint8Array(total + data.length * 4);
+  const out = new Uint8Array(total);
   out.set(MAGIC, 0);
   out[6] = version;
   out[7] = 0;
@@ -155,10 +208,14 @@ export function writeNpy(data: Float32Array, dims: readonly number[]): Uint8Arra
   if (version === 1) view.setUint16(8, dict.length, true);
   else view.setUint32(8, dict.length, true);
   for (let i = 0; i < dict.length; i++) out[prefix + i] = dict.charCodeAt(i); // ASCII only
-  if (PLATFORM_LITTLE_ENDIAN) {
-    out.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), total);
-  } else {
-    for (let i = 0; i < data.length; i++) view.setFloat32(total + 4 * i, data[i]!, true);
-  }
+  return out;
+}
+
+/** Writes a float32 tensor as an .npy file of `dtype` (rounded to nearest, ties to even). */
+export function writeNpy(data: Float32Array, dims: readonly number[], dtype: OutputDtype = 'float32'): Uint8Array {
+  const header = npyHeader(dims, dtype);
+  const out = new Uint8Array(header.length + data.length * OUTPUT_ITEM_SIZE[dtype]);
+  out.set(header, 0);
+  encodeFloats(data, dtype, out.subarray(header.length));
   return out;
 }

@@ -1,11 +1,11 @@
-// safetensors files (huggingface/safetensors, docs "Format"):
+// safetensors files (huggingface/safetensors, docs "Format"), read and written:
 //   8 bytes: N, the header size (uint64 little-endian)
 //   N bytes: a UTF-8 JSON object { name: { dtype, shape, data_offsets: [begin, end] }, ..., "__metadata__": {...} }
 //   the data: tensors in little-endian, C order, at [begin, end) bytes from the end of the header.
 import type { Tensor } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
-import { decodeFloats, elementCount } from './dtypes.js';
-import type { FileDtype } from './dtypes.js';
+import { decodeFloats, elementCount, encodeFloats, OUTPUT_ITEM_SIZE } from './dtypes.js';
+import type { FileDtype, OutputDtype } from './dtypes.js';
 
 /** One tensor listed in a safetensors header. */
 export interface SafetensorsEntry {
@@ -143,5 +143,61 @@ export function readSafetensors(fn: string, bytes: Uint8Array, names: readonly s
     const data = decodeFloats(fn, `tensor '${entry.name}'`, bytes, entry.begin, count, dtype, true);
     Object.defineProperty(out, entry.name, { value: { data, dims: entry.dims.slice() }, enumerable: true, writable: true, configurable: true });
   }
+  return out;
+}
+
+/** The dtype names safetensors gives the element types posenc writes. */
+export const SAFETENSORS_DTYPE: Readonly<Record<OutputDtype, string>> = { float32: 'F32', float16: 'F16', bfloat16: 'BF16' };
+
+/** One tensor of a safetensors file to write: its name, element type and shape. */
+export interface SafetensorsLayoutEntry {
+  name: string;
+  dtype: OutputDtype;
+  dims: readonly number[];
+}
+
+/**
+ * The header of a safetensors file holding `entries` in that order, and where each one's data
+ * starts (bytes from the start of the file). The JSON is padded with spaces to a multiple of 8
+ * bytes, so every tensor is 8-byte aligned, as the reference writer does.
+ */
+export function safetensorsHeader(
+  fn: string, entries: readonly SafetensorsLayoutEntry[], metadata?: Readonly<Record<string, string>>,
+): { bytes: Uint8Array; offsets: number[] } {
+  const json: Record<string, unknown> = {};
+  if (metadata !== undefined && Object.keys(metadata).length > 0) json.__metadata__ = { ...metadata };
+  let at = 0;
+  const relative: number[] = [];
+  for (const e of entries) {
+    if (e.name === '__metadata__' || e.name in json) {
+      throw new PosEncError('INVALID_ARGUMENT', `${fn}: tensor name '${e.name}' is ${e.name === '__metadata__' ? 'reserved' : 'used twice'}`);
+    }
+    const size = elementCount(e.dims)! * OUTPUT_ITEM_SIZE[e.dtype];
+    json[e.name] = { dtype: SAFETENSORS_DTYPE[e.dtype], shape: e.dims.slice(), data_offsets: [at, at + size] };
+    relative.push(at);
+    at += size;
+  }
+  let text = JSON.stringify(json);
+  const encoded = new TextEncoder().encode(text);
+  const padded = Math.ceil(encoded.length / 8) * 8;
+  text = text + ' '.repeat(padded - encoded.length);
+  const bytes = new Uint8Array(8 + padded);
+  const view = new DataView(bytes.buffer);
+  view.setUint32(0, padded % 2 ** 32, true);
+  view.setUint32(4, Math.floor(padded / 2 ** 32), true);
+  bytes.set(new TextEncoder().encode(text), 8);
+  return { bytes, offsets: relative.map((r) => r + bytes.length) };
+}
+
+/** A whole safetensors file holding `tensors` (float32 data) as `dtype`. */
+export function writeSafetensors(
+  fn: string, tensors: readonly { name: string; data: Float32Array; dims: readonly number[] }[], dtype: OutputDtype,
+  metadata?: Readonly<Record<string, string>>,
+): Uint8Array {
+  const { bytes, offsets } = safetensorsHeader(fn, tensors.map((t) => ({ name: t.name, dtype, dims: t.dims })), metadata);
+  const total = tensors.reduce((n, t) => n + t.data.length * OUTPUT_ITEM_SIZE[dtype], bytes.length);
+  const out = new Uint8Array(total);
+  out.set(bytes, 0);
+  tensors.forEach((t, i) => encodeFloats(t.data, dtype, out.subarray(offsets[i]!, offsets[i]! + t.data.length * OUTPUT_ITEM_SIZE[dtype])));
   return out;
 }

@@ -33,6 +33,7 @@ const KINDS: Record<string, 'rope' | 'alibi' | 'learned' | 'falcon' | 'mpt'> = {
   gemma4_text: 'rope', phi: 'rope', phi3: 'rope', stablelm: 'rope', gpt_neox: 'rope', gptj: 'rope', codegen: 'rope',
   cohere: 'rope', cohere2: 'rope', glm: 'rope', glm4: 'rope', deepseek_v2: 'rope', deepseek_v3: 'rope', gpt_oss: 'rope',
   llama4: 'rope', llama4_text: 'rope', smollm3: 'rope', modernbert: 'rope', starcoder2: 'rope', olmo2: 'rope', pixtral: 'rope',
+  hunyuan_v1_dense: 'rope', hunyuan_v1_moe: 'rope',
   falcon: 'falcon', RefinedWeb: 'falcon', RefinedWebModel: 'falcon', bloom: 'alibi', mpt: 'mpt',
   gpt2: 'learned', opt: 'learned', bert: 'learned', roberta: 'learned', 'xlm-roberta': 'learned',
 };
@@ -146,6 +147,9 @@ export function planFromConfig(fn: string, config: unknown, options: PlanReadOpt
   const longrope = plan.layers.find((l) => l.rope?.spec.scaling?.type === 'longrope');
   if (longrope) plan.longRope = longRopeSwitch(fn, options, longrope.rope!, maxPositionEmbeddings, notes);
   if (modelType.startsWith('gemma4')) plan.headDim = c.integer('head_dim') ?? 256;
+  // DeepSeek MLA: q and k heads are qk_nope_head_dim + qk_rope_head_dim lanes (HF qk_head_dim), not hidden / heads.
+  const mla = plan.layers.find((l) => l.rope?.form.kind === 'decoupled')?.rope?.form;
+  if (mla?.kind === 'decoupled') plan.headDim = mla.nopeHeadDim + mla.ropeHeadDim;
   return plan;
 }
 
@@ -225,7 +229,7 @@ function ropeForType(c: Fields, top: Fields, modelType: string, headDim: number,
   const query = p ? ministralScaling(p) : null;
   if (ropeTypeOf(p).type === 'mrope') notes.push(`${p!.name('type')} 'mrope' is the default RoPE with M-RoPE sections (HF reads it as 'default')`);
   if (modelType === 'deepseek_v2' || modelType === 'deepseek_v3') {
-    return { rope: { spec, source, form: deepseekForm(c, spec) }, query };
+    return { rope: { spec, source, form: deepseekForm(c, spec, modelType, notes) }, query };
   }
   if (modelType === 'pixtral') {
     const image = c.integer('image_size');
@@ -236,17 +240,34 @@ function ropeForType(c: Fields, top: Fields, modelType: string, headDim: number,
   return { rope: { spec, source, form }, query };
 }
 
-/** DeepSeek MLA: the rotary part follows qk_nope_head_dim content lanes; mscale² multiplies the softmax scale. */
-function deepseekForm(c: Fields, spec: LayerRope['spec']) {
-  const nope = c.integer('qk_nope_head_dim', 'nonnegative') ?? 0;
-  let softmaxScaleFactor = 1;
+/**
+ * DeepSeek MLA: the rotary part follows qk_nope_head_dim content lanes (DeepseekV2Config /
+ * DeepseekV3Config default 128). DeepseekV3Attention multiplies its softmax scale by
+ * mscale(factor, mscale_all_dim)² when the RoPE is scaled and mscale_all_dim is non-zero, and with
+ * rope_interleave (default true) rotates through apply_rotary_pos_emb_interleave (deinterleave);
+ * DeepseekV2Attention keeps qk_head_dim^-0.5 and multiplies complex pairs in place.
+ */
+function deepseekForm(c: Fields, spec: LayerRope['spec'], modelType: string, notes: string[]) {
+  let nope = c.integer('qk_nope_head_dim', 'nonnegative');
+  if (nope === undefined) {
+    nope = 128;
+    notes.push('qk_nope_head_dim is absent: 128 (the DeepSeek configuration class default)');
+  }
+  let mscale2 = 1;
   const s = spec.scaling;
-  // DeepseekV3Attention: with a scaled RoPE and a non-zero mscale_all_dim, scaling *= mscale(factor, mscale_all_dim)^2.
   if (s && s.type === 'yarn' && s.mscaleAllDim && s.factor !== undefined) {
     const m = s.factor <= 1 ? 1 : 0.1 * s.mscaleAllDim * Math.log(s.factor) + 1;
-    softmaxScaleFactor = m * m;
+    mscale2 = m * m;
   }
-  return { kind: 'decoupled' as const, nopeHeadDim: nope, ropeHeadDim: spec.headDim, softmaxScaleFactor };
+  const v3 = modelType === 'deepseek_v3';
+  if (!v3 && mscale2 !== 1) {
+    notes.push(`deepseek_v2: transformers' DeepseekV2Attention keeps the softmax scale qk_head_dim^-0.5; DeepSeek's own ` +
+      `modeling_deepseek.py and vLLM multiply it by mscale(factor, mscale_all_dim)^2 = ${mscale2}`);
+  }
+  return {
+    kind: 'decoupled' as const, nopeHeadDim: nope, ropeHeadDim: spec.headDim, softmaxScaleFactor: v3 ? mscale2 : 1,
+    deinterleave: v3 && spec.pairing === 'interleaved',
+  };
 }
 
 /** Llama 4 attention temperature tuning on its no-RoPE layers (Llama4TextAttention.forward). */

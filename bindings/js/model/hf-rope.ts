@@ -31,6 +31,8 @@ const ALL_KEYS = new Set([...COMMON_KEYS, ...Object.values(PARAMETER_KEYS).flat(
 /** Models that pair adjacent lanes (HF rotates `x[..., ::2]` with `x[..., 1::2]`, or multiplies complex pairs). */
 const INTERLEAVED_MODELS = new Set(['gptj', 'codegen', 'cohere', 'cohere2', 'glm', 'glm4', 'deepseek_v2', 'deepseek_v3',
   'llama4', 'llama4_text']);
+/** Models whose rotary embedding reads HunYuan's NTK `alpha` (HF HunYuanDenseV1RotaryEmbedding, HunYuanMoEV1RotaryEmbedding). */
+const ALPHA_MODELS = new Set(['hunyuan_v1_dense', 'hunyuan_v1_moe']);
 /** Models whose M-RoPE interleaves t/h/w over pairs (HF `apply_interleaved_mrope`). */
 const INTERLEAVED_MROPE_MODELS = new Set(['qwen3_vl', 'qwen3_vl_text', 'qwen3_vl_moe', 'qwen3_vl_moe_text', 'qwen3_5',
   'qwen3_5_text', 'qwen3_5_moe', 'qwen3_5_moe_text']);
@@ -143,16 +145,20 @@ function scalingOf(type: RopeScaling['type'], p: Fields, ctx: RopeContext, rotar
     case 'linear':
       return { type, factor: p.required('factor', why) };
     case 'dynamic': {
-      const alpha = p.number('alpha');
-      if (alpha !== undefined) {
-        // Hunyuan's "dynamic" with alpha is a fixed NTK base: base * alpha^(r/(r-2))
-        // (vLLM dynamic_ntk_alpha_rope.py DynamicNTKAlphaRotaryEmbedding), posenc's 'ntk' type.
-        if (p.has('factor')) throw p.invalid(`${p.name('alpha')} and ${p.name('factor')} are both given; dynamic NTK takes one of them`);
-        notes.push(`${p.name('alpha')}: dynamic NTK with alpha is the fixed NTK base base * alpha^(r/(r-2)) (scaling type 'ntk')`);
-        return { type: 'ntk', factor: alpha };
-      }
       if (maxPos === undefined) throw c.invalid(`${c.name('max_position_embeddings')} is required ${why}`);
-      return { type, factor: p.required('factor', why), maxPositionEmbeddings: maxPos };
+      const alpha = p.number('alpha');
+      if (alpha === undefined) return { type, factor: p.required('factor', why), maxPositionEmbeddings: maxPos };
+      // HF reads alpha only in HunYuanDenseV1RotaryEmbedding (and the MoE one): base * alpha^(d/(d-2))
+      // with d = head_dim at model load; dynamic_rope_update recomputes from factor past max_position_embeddings.
+      if (!ALPHA_MODELS.has(ctx.modelType)) {
+        throw p.invalid(`${p.name('alpha')} is read by transformers only for HunYuan models (HunYuanDenseV1RotaryEmbedding); ` +
+          `model_type '${ctx.modelType}' would compute dynamic NTK from factor alone`);
+      }
+      if (rotaryDim !== ctx.headDim) throw p.invalid(`${p.name('alpha')} with partial rotary: HF's alpha base uses the whole head_dim ${ctx.headDim}`);
+      const factor = p.number('factor');
+      notes.push(`${p.name('alpha')}: base * alpha^(d/(d-2)) up to max_position_embeddings ${maxPos}, then HF's dynamic NTK from ` +
+        `${factor === undefined ? 'factor (absent: longer contexts are refused)' : `factor ${factor}`}; vLLM keeps the alpha base at every length (scaling type 'ntk')`);
+      return { type, alpha, ...(factor === undefined ? {} : { factor }), maxPositionEmbeddings: maxPos };
     }
     case 'yarn': {
       const original = p.number('original_max_position_embeddings') ?? maxPos;

@@ -20,14 +20,14 @@ function ropeParameters(rope: LayerRope): Record<string, unknown> {
       factor: 'factor', originalMaxPositionEmbeddings: 'original_max_position_embeddings', betaFast: 'beta_fast', betaSlow: 'beta_slow',
       mscale: 'mscale', mscaleAllDim: 'mscale_all_dim', attentionFactor: 'attention_factor', truncate: 'truncate',
       lowFreqFactor: 'low_freq_factor', highFreqFactor: 'high_freq_factor', shortFactor: 'short_factor', longFactor: 'long_factor',
+      alpha: 'alpha',
     };
-    out.rope_type = sc.type === 'ntk' ? 'dynamic' : sc.type;
+    if (sc.type === 'ntk') {
+      throw new PosEncError('INVALID_ARGUMENT', 'model.toConfig: static NTK scaling has no Hugging Face rope_type (HunYuan\'s "dynamic" with alpha changes past max_position_embeddings)');
+    }
+    out.rope_type = sc.type;
     for (const [key, value] of Object.entries(sc)) {
       if (key === 'type' || key === 'maxPositionEmbeddings') continue;
-      if (sc.type === 'ntk' && key === 'factor') {
-        out.alpha = value; // Hunyuan's fixed-NTK spelling
-        continue;
-      }
       const hf = map[key];
       if (!hf) throw new PosEncError('INVALID_ARGUMENT', `model.toConfig: scaling.${key} has no Hugging Face key`);
       out[hf] = ArrayBuffer.isView(value) ? Array.from(value as Float64Array) : Array.isArray(value) ? value.slice() : value;

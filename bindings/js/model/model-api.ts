@@ -1,8 +1,11 @@
 // pe.model: a model's per-layer position plan from its Hugging Face config.json or GGUF header,
-// written back in either dialect, and the numbers each layer uses (RoPE frequencies and cos/sin,
-// ALiBi slopes, query scales), computed by pe.rope / pe.alibi in float64.
+// written back in either dialect, the numbers each layer uses (RoPE frequencies and cos/sin,
+// ALiBi slopes, query scales) computed by pe.rope / pe.alibi in float64, and each layer applied
+// to q and k (pe.model.apply, or a cache of its rows).
 import * as args from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
+import type { TensorInput } from '../runtime/args.js';
+import type { Heap } from '../runtime/heap.js';
 import type { AlibiApi } from '../families/alibi.js';
 import type { RopeApi } from '../families/rope/rope.js';
 import type { RopeFrequencies } from '../families/rope/spec.js';
@@ -12,10 +15,19 @@ import { planFromGguf, planToGguf } from './gguf-plan.js';
 import type { GgufMetadata, GgufReadOptions } from './gguf-plan.js';
 import { planToConfig } from './hf-writer.js';
 import { summarizePlan } from './summary.js';
+import { applyLayer, laneOrderOf } from './layer-apply.js';
+import type { ModelApplyOptions } from './layer-apply.js';
+import { createLayerCache, LayerRopeCache } from './layer-cache.js';
+import type { ModelCacheOptions } from './layer-cache.js';
+import { layerSeqLen } from './layer-form.js';
 import type { LayerPlan, ModelPlan } from './plan.js';
 
 export type { ModelConfigOptions } from './hf-config.js';
 export type { GgufMetadata, GgufReadOptions, GgufValue } from './gguf-plan.js';
+export type { ModelApplyOptions } from './layer-apply.js';
+export type { LayerCacheApplyOptions, ModelCacheOptions } from './layer-cache.js';
+export type { LaneOrder } from './layer-form.js';
+export { LayerRopeCache };
 export type * from './plan.js';
 
 /** Options of the per-layer computations. */
@@ -41,9 +53,13 @@ export interface ModelApi {
   toConfig(plan: ModelPlan): Record<string, unknown>;
   /** The plan written as GGUF key/values (llama.cpp names) with their GGUF types. */
   toGguf(plan: ModelPlan): GgufMetadata;
-  /** The RoPE frequencies of layer `layer` (null without RoPE); proportional RoPE's non-rotated pairs are 0. */
+  /**
+   * The RoPE frequencies of layer `layer` (null without RoPE); proportional RoPE's non-rotated pairs
+   * are 0. Pixtral's 2-D layers: the head's f_j in order (HF's `freqs`); pair i < headDim/4 turns
+   * with f_2i by the row, pair headDim/4 + i with f_(2i+1) by the column.
+   */
   frequencies(plan: ModelPlan, layer: number, options?: ModelLengthOptions): RopeFrequencies | null;
-  /** cos/sin of layer `layer` at `positions` (null without RoPE), formed in float64 from the frequencies. */
+  /** cos/sin of layer `layer` at one-axis `positions` (null without RoPE; M-RoPE: text), float64; 2-D layers refuse (they take row and column ids). */
   cosSin(plan: ModelPlan, layer: number, positions: ArrayLike<number>, options?: ModelLengthOptions): LayerCosSin | null;
   /** The ALiBi slopes of layer `layer` (null without ALiBi). */
   alibiSlopes(plan: ModelPlan, layer: number): Float64Array | null;
@@ -53,6 +69,19 @@ export interface ModelApi {
   longRopeList(plan: ModelPlan, seqLen: number): 'short' | 'long' | null;
   /** A readable summary, identical layers grouped ("layers 0-4, 6-10: ..."). */
   summarize(plan: ModelPlan, options?: ModelLengthOptions): string[];
+  /**
+   * Does to q and (unless null) k, in place, what layer `layer` of the model does to positions:
+   * its RoPE form (docs/encodings.md 8.12-8.17) with its scaling and attention factor, or nothing,
+   * and its query scale. Shapes and positions as for `pe.rope.apply` (see {@link ModelApplyOptions}).
+   */
+  apply(plan: ModelPlan, layer: number, q: TensorInput, k: TensorInput | null | undefined, options: ModelApplyOptions): void;
+  /** A cache of layer `layer`'s rows for positions 0..maxPositions-1 whose `apply` does what `pe.model.apply` does (one-axis forms). */
+  createCache(plan: ModelPlan, layer: number, options: ModelCacheOptions): LayerRopeCache;
+  /**
+   * What layer `layer` multiplies its softmax scale by because of its position scaling (1 for most
+   * layers): DeepSeek-V3's mscale(factor, mscale_all_dim)² (HF DeepseekV3Attention).
+   */
+  softmaxScaleFactor(plan: ModelPlan, layer: number): number;
 }
 
 function layerOf(fn: string, plan: ModelPlan, layer: unknown): LayerPlan {
@@ -81,7 +110,7 @@ function positionList(fn: string, positions: unknown): Float64Array {
   return out;
 }
 
-export function modelApi(rope: RopeApi, alibi: AlibiApi): ModelApi {
+export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi): ModelApi {
   function longRopeList(plan: ModelPlan, seqLen: number): 'short' | 'long' | null {
     const s = plan.longRope;
     if (!s) return null;
@@ -95,12 +124,8 @@ export function modelApi(rope: RopeApi, alibi: AlibiApi): ModelApi {
     const opts = args.options(fn, options, ['seqLen'], true);
     if (!l.rope) return null;
     const { mropeSection: _sections, headDim: _headDim, ...spec } = l.rope.spec;
-    let seqLen = opts.seqLen === undefined ? undefined : args.integer(fn, 'seqLen', opts.seqLen);
-    if (spec.scaling?.type === 'longrope' && plan.longRope && (plan.longRope.rule !== 'hf' || seqLen !== undefined)) {
-      // The switch rule picks the list; HF's per-call rule reads the length that gives the same list.
-      const original = plan.longRope.originalMaxPositionEmbeddings;
-      seqLen = longRopeList(plan, seqLen ?? 0) === 'long' ? original + 1 : original;
-    }
+    // The switch rule picks the LongRoPE list; HF's per-call rule reads the length that gives the same list.
+    const seqLen = layerSeqLen(plan, l.rope, opts.seqLen === undefined ? undefined : args.integer(fn, 'seqLen', opts.seqLen));
     const f = rope.frequencies(spec, seqLen === undefined ? undefined : { seqLen });
     if (l.rope.form.kind === 'proportional') f.invFreq.fill(0, l.rope.form.rotatedPairs);
     return f;
@@ -109,6 +134,9 @@ export function modelApi(rope: RopeApi, alibi: AlibiApi): ModelApi {
   function cosSin(plan: ModelPlan, layer: number, positions: ArrayLike<number>, options?: ModelLengthOptions): LayerCosSin | null {
     const fn = 'model.cosSin';
     const ids = positionList(fn, positions);
+    if (layerOf(fn, plan, layer).rope?.form.kind === '2d') {
+      throw new PosEncError('INVALID_ARGUMENT', `${fn}: layer ${layer}'s 2-D RoPE takes row and column ids: use pe.model.apply`);
+    }
     const f = frequencies(plan, layer, options);
     if (!f) return null;
     const pairs = f.invFreq.length;
@@ -155,6 +183,19 @@ export function modelApi(rope: RopeApi, alibi: AlibiApi): ModelApi {
     longRopeList: (plan, seqLen) => {
       layerOf('model.longRopeList', plan, 0);
       return longRopeList(plan, args.integer('model.longRopeList', 'seqLen', seqLen));
+    },
+    apply: (plan, layer, q, k, options) => applyLayer(heap, plan, layerOf('model.apply', plan, layer), q, k, options),
+    createCache: (plan, layer, options) => {
+      const fn = 'model.createCache';
+      const l = layerOf(fn, plan, layer);
+      const opts = args.options(fn, options, ['maxPositions', 'seqLen', 'laneOrder']);
+      const rows = args.integer(fn, 'maxPositions', args.required(fn, opts, 'maxPositions'));
+      const seqLen = opts.seqLen === undefined ? undefined : args.integer(fn, 'seqLen', opts.seqLen);
+      return createLayerCache(heap, plan, l, rows, seqLen, laneOrderOf(fn, opts.laneOrder));
+    },
+    softmaxScaleFactor: (plan, layer) => {
+      const form = layerOf('model.softmaxScaleFactor', plan, layer).rope?.form;
+      return form?.kind === 'decoupled' ? form.softmaxScaleFactor : 1;
     },
     summarize: (plan, options) => {
       layerOf('model.summarize', plan, 0);

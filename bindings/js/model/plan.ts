@@ -5,25 +5,32 @@
 import type { RopeModelSpec } from '../families/rope/config.js';
 
 /**
- * How a layer's RoPE places its frequencies on the head, beyond the spec's `rotaryDim`/`pairing`:
+ * How a layer's RoPE places its frequencies on the head, beyond the spec's `rotaryDim`/`pairing`
+ * (docs/encodings.md 8.12-8.15; `pe.model.apply` applies each):
  * - `'standard'`: the leading `rotaryDim` lanes rotate with `w_i = base^(-2i/rotaryDim)` (scaled).
  * - `'proportional'` (Gemma 4 full-attention layers; HF `_compute_proportional_rope_parameters`):
- *   the half pairing over the whole head, `w_i = base^(-2i/headDim) / factor` for the first
- *   `rotatedPairs` pairs and `w_i = 0` (pass-through) for the rest.
+ *   the half pairing over the whole head (pair i = lanes i and i + headDim/2),
+ *   `w_i = base^(-2i/headDim) / factor` for the first `rotatedPairs` pairs; the other pairs have
+ *   frequency 0 and pass through.
  * - `'mrope'` (Qwen2-VL, Qwen2.5-VL: contiguous `section` blocks of pairs take the temporal, height
- *   and width position ids; Qwen3-VL, Qwen3.5 with `interleaved`: pair i takes axis i mod 3 inside
- *   the sections' ranges, HF `apply_interleaved_mrope`). With equal ids (text) both are the standard RoPE.
+ *   and width position ids; Qwen3-VL, Qwen3.5 with `interleaved`: pair i takes the height id if
+ *   i % 3 == 1 and i < 3·section[1], the width id if i % 3 == 2 and i < 3·section[2], the temporal id
+ *   otherwise, HF `apply_interleaved_mrope`). With equal ids (text) both are the standard RoPE.
  * - `'decoupled'` (DeepSeek-V2/V3 MLA): only the `ropeHeadDim` lanes that follow the `nopeHeadDim`
  *   content lanes of each query head rotate, the key's rotary part is shared by all heads; the
  *   softmax scale is multiplied by `softmaxScaleFactor` (YaRN mscale², HF DeepseekV3Attention).
- * - `'2d'` (Pixtral vision encoder, HF `PixtralRotaryEmbedding`): patch (row, col) ids; even pairs
- *   rotate by the row, odd pairs by the column, `maxPatchesPerSide` rows and columns.
+ *   `deinterleave` (DeepSeek-V3's `rope_interleave`, HF `apply_rotary_pos_emb_interleave`): the
+ *   block's lanes are reordered [x0 x2 x4 ... x1 x3 x5 ...] and rotated in the half pairing, so the
+ *   rotated block leaves in that order (vLLM rotates the adjacent pairs in place instead).
+ * - `'2d'` (Pixtral vision encoder, HF `PixtralRotaryEmbedding`): patch (row, col) ids below
+ *   `maxPatchesPerSide`; with f_j = base^(-2j/headDim), pair i < headDim/4 rotates by row · f_2i and
+ *   pair headDim/4 + i by col · f_(2i+1), in the half pairing over the whole head.
  */
 export type RopeForm =
   | { kind: 'standard' }
   | { kind: 'proportional'; rotatedPairs: number }
   | { kind: 'mrope'; section: number[]; interleaved: boolean }
-  | { kind: 'decoupled'; nopeHeadDim: number; ropeHeadDim: number; softmaxScaleFactor: number }
+  | { kind: 'decoupled'; nopeHeadDim: number; ropeHeadDim: number; softmaxScaleFactor: number; deinterleave: boolean }
   | { kind: '2d'; maxPatchesPerSide: number };
 
 /** A layer's rotary embedding: the spec (spread it into pe.rope calls) and where it goes on the head. */

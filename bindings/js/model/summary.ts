@@ -34,7 +34,10 @@ function ropeText(l: LayerPlan, f: RopeFrequencies | null): string {
     parts.push(`${sc.type}${factor}${original}`);
   }
   if (r.form.kind === 'mrope') parts.push(`M-RoPE sections [${r.form.section.join(', ')}]${r.form.interleaved ? ' interleaved' : ''}`);
-  if (r.form.kind === 'decoupled') parts.push(`decoupled: ${r.form.nopeHeadDim} content + ${r.form.ropeHeadDim} rotary lanes, softmax scale ×${num(r.form.softmaxScaleFactor)}`);
+  if (r.form.kind === 'decoupled') {
+    parts.push(`decoupled: ${r.form.nopeHeadDim} content + ${r.form.ropeHeadDim} rotary lanes${r.form.deinterleave ? ' (de-interleaved)' : ''}, ` +
+      `softmax scale ×${num(r.form.softmaxScaleFactor)}`);
+  }
   if (r.form.kind === '2d') parts.push(`2-D (row/column), ${r.form.maxPatchesPerSide} patches per side`);
   if (f && f.attentionFactor !== 1) parts.push(`attention factor ${num(f.attentionFactor)}`);
   if (f?.longrope) parts.push(`${f.longrope.list} factors`);

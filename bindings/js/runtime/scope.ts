@@ -1,6 +1,7 @@
 // HeapScope: the allocations of one API call, freed together in `finally`, and the one place that
 // decides how a tensor argument reaches the heap (copied in, or used where a WasmTensor lives).
 import { PosEncError, describe } from './errors.js';
+import { MAX_ALLOCATION_BYTES } from './heap.js';
 import type { Heap } from './heap.js';
 import type { Ptr } from './raw-module.js';
 import { isWasmTensor, placementOf } from './wasm-tensor.js';
@@ -71,37 +72,49 @@ export class HeapScope {
   }
 
   /**
-   * Space for a generated result of `dims`, and how to hand it back. Without `out` the result is a
-   * new Float32Array (copied out of the heap); with a Float32Array `out` it is written into that
-   * array; with a WasmTensor `out` it is written where the tensor lives (no copy at all), and the
-   * returned data is a fresh view of it.
+   * Computes a generated result of `dims` and hands it back. With a WasmTensor `out` the kernel
+   * writes where the tensor lives (no copy; the returned data is a fresh view of it). Otherwise the
+   * result is a new Float32Array, or the caller's Float32Array `out`, filled from a heap block of at
+   * most {@link GENERATE_CHUNK_BYTES}: `compute(ptr, start, count)` writes indices
+   * [start, start + count) of axis `rows.axis` (for every index of the axes before it) at `ptr`, and
+   * each piece is copied out before the next is computed. So WebAssembly memory does not grow to
+   * the result's size, results larger than it can hold (2 GiB) can still be returned, and the
+   * pieces are copied from cache. What remains of a big call's extra cost over `out` is the new
+   * array itself: the first write to each of its fresh pages (`npm run bench` sets it beside a bare
+   * `new Float32Array(n)` plus `set()`).
    */
-  output(fn: string, out: unknown, dims: number[], what: string): { ptr: Ptr; finish(): { data: Float32Array; dims: number[] } } {
+  generate(fn: string, out: unknown, dims: number[], what: string, rows: RowPieces,
+    compute: (ptr: Ptr, start: number, count: number) => void): { data: Float32Array; dims: number[] } {
     const size = dims.reduce((a, b) => a * b, 1);
     const mismatch = (have: string) =>
       new PosEncError('SHAPE_MISMATCH', `${fn}: out ${have}, but ${what} is [${dims.join(', ')}]`);
+    let target: Float32Array;
     if (out === undefined) {
-      const ptr = this.alloc(size * 4, what);
-      return { ptr, finish: () => ({ data: this.heap.raw.HEAPF32.slice(ptr >>> 2, (ptr >>> 2) + size), dims }) };
-    }
-    if (isWasmTensor(out)) {
+      target = newResult(fn, what, dims, size);
+    } else if (isWasmTensor(out)) {
       if (out.dims.join() !== dims.join()) throw mismatch(`has dims [${out.dims.join(', ')}]`);
-      const ptr = this.#resident({ tensor: out, fn, name: 'out' });
-      return { ptr, finish: () => ({ data: out.view(), dims }) };
-    }
-    if (ArrayBuffer.isView(out) && Object.prototype.toString.call(out) === '[object Float32Array]') {
-      const target = out as Float32Array;
+      compute(this.#resident({ tensor: out, fn, name: 'out' }), 0, dims[rows.axis]!);
+      return { data: out.view(), dims };
+    } else if (ArrayBuffer.isView(out) && Object.prototype.toString.call(out) === '[object Float32Array]') {
+      target = out as Float32Array;
       if (target.length !== size) throw mismatch(`has ${target.length} elements`);
-      const ptr = this.alloc(size * 4, what);
-      return {
-        ptr,
-        finish: () => {
-          target.set(this.heap.raw.HEAPF32.subarray(ptr >>> 2, (ptr >>> 2) + size));
-          return { data: target, dims };
-        },
-      };
+    } else {
+      throw new PosEncError('INVALID_TYPE', `${fn}: out must be a Float32Array or a WasmTensor (pe.memory.tensor), got ${describe(out)}`);
     }
-    throw new PosEncError('INVALID_TYPE', `${fn}: out must be a Float32Array or a WasmTensor (pe.memory.tensor), got ${describe(out)}`);
+    const pieces = piecesOf(dims, rows);
+    const ptr = this.alloc(pieces.rows * pieces.inner * pieces.outer * 4, what);
+    // The last piece first: a kernel error that depends on the positions (the far end of the range)
+    // then comes before anything is written into the caller's array.
+    for (const [start, count] of pieces.order) {
+      compute(ptr, start, count);
+      const heap = this.heap.raw.HEAPF32; // the glue's view, fresh after any growth
+      const block = count * pieces.inner;
+      for (let o = 0; o < pieces.outer; o++) {
+        const from = (ptr >>> 2) + o * block;
+        target.set(heap.subarray(from, from + block), (o * pieces.total + start) * pieces.inner);
+      }
+    }
+    return { data: target, dims };
   }
 
   /** Copies a Float64Array into a new heap block; 0 for `undefined`. */
@@ -117,4 +130,63 @@ export class HeapScope {
     for (const ptr of this.ptrs) this.heap.free(ptr);
     this.ptrs.length = 0;
   }
+}
+
+/** Bytes of the heap block a generated result is computed in, piece by piece (a few MiB: cache-sized). */
+export const GENERATE_CHUNK_BYTES = 4 << 20;
+
+/**
+ * How a generator can compute its result in pieces: indices of axis `axis` can be computed on their
+ * own (rows of a table from an offset, query rows of a bias from a query offset). `align`: every
+ * piece but the last starts at a multiple of it; `minLast`: the last piece has at least that many
+ * indices (or is the whole axis), for kernels whose results depend on where a range starts and how
+ * long it is (the 'fast' sinusoidal rows: anchors every 32 rows, short ranges computed exactly).
+ * Pass `{ axis, whole: true }` when the positions cannot be split without changing values.
+ */
+export interface RowPieces {
+  axis: number;
+  align?: number;
+  minLast?: number;
+  whole?: boolean;
+}
+
+/**
+ * Splits `total` indices into pieces of `step` (raised to at least `align` and `minLast`, and to a
+ * multiple of `align`); a remainder shorter than `minLast` joins the piece before it. Returns
+ * [start, count] pairs in ascending order.
+ */
+export function planPieces(total: number, step: number, align = 1, minLast = 1): [number, number][] {
+  const size = Math.max(Math.floor(step / align), Math.ceil(minLast / align), 1) * align;
+  const pieces: [number, number][] = [];
+  let start = 0;
+  while (total - start > size && total - start - size >= minLast) {
+    pieces.push([start, size]);
+    start += size;
+  }
+  pieces.push([start, total - start]);
+  return pieces;
+}
+
+/** The pieces of `dims` along rows.axis: [start, count] in the order to compute them (the last first). */
+function piecesOf(dims: readonly number[], rows: RowPieces) {
+  const total = dims[rows.axis]!;
+  const outer = dims.slice(0, rows.axis).reduce((a, b) => a * b, 1);
+  const inner = dims.slice(rows.axis + 1).reduce((a, b) => a * b, 1);
+  const step = Math.floor(GENERATE_CHUNK_BYTES / 4 / Math.max(1, outer * inner));
+  const pieces = rows.whole ? [[0, total] as [number, number]] : planPieces(total, step, rows.align, rows.minLast);
+  const largest = Math.max(...pieces.map((p) => p[1]));
+  return { total, outer, inner, rows: largest, order: [pieces[pieces.length - 1]!, ...pieces.slice(0, -1)] };
+}
+
+/**
+ * A new zeroed Float32Array for a result. Results stay under the size of one WebAssembly
+ * allocation (2 GiB), as with an `out` WasmTensor: a larger one is SIZE_OVERFLOW, not many
+ * gigabytes allocated by a typo.
+ */
+function newResult(fn: string, what: string, dims: readonly number[], size: number): Float32Array {
+  if (size * 4 > MAX_ALLOCATION_BYTES) {
+    throw new PosEncError('SIZE_OVERFLOW', `${fn}: ${what} [${dims.join(', ')}] needs ${size * 4} bytes, more than one result may hold (2 GiB); ` +
+      'compute it in parts with the offset options, or write it to a file with the posenc CLI');
+  }
+  return new Float32Array(size);
 }

@@ -1,7 +1,11 @@
 // RoPE driver: shape checks and the rotation of a chunk of tokens, every head, by the row kernels.
 #include "encodings/detail/rope_driver.hpp"
 
+#include <algorithm>
+#include <utility>
+
 #include "encodings/detail/checks.hpp"
+#include "encodings/detail/scratch.hpp"
 #include "kernels/kernels.hpp"
 
 namespace posenc::detail {
@@ -18,10 +22,11 @@ Status check_heads(const char* name, const char* heads_name, const float* data, 
 /// Rotates `tokens` tokens (token t at x + t * token_stride, its `rows` head rows `row_stride` floats
 /// apart) with cos/sin rows t, in one kernel call.
 void rotate_rows(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows, std::size_t row_stride,
-                 Pairing pairing, std::size_t pairs, const float* const* cos_rows, const float* const* sin_rows,
-                 bool grouped) {
-  if (pairing == Pairing::half) {
-    kernels::rotate_half_tokens(x, tokens, token_stride, rows, row_stride, cos_rows, sin_rows, pairs, grouped);
+                 const RopeLanes& lanes, const float* const* cos_rows, const float* const* sin_rows, bool grouped) {
+  const std::size_t pairs = lanes.pairs;
+  if (lanes.pairing == Pairing::half) {
+    kernels::rotate_half_tokens(x, tokens, token_stride, rows, row_stride, cos_rows, sin_rows, pairs, grouped,
+                                lanes.half_span);
   } else {
     kernels::rotate_interleaved_tokens(x, tokens, token_stride, rows, row_stride, cos_rows, sin_rows, pairs, grouped);
   }
@@ -42,19 +47,16 @@ bool grouped_order(const RopeTensors& t, std::size_t pairs) {
 void rotate_tensor(float* data, std::size_t heads, const RopeTensors& t, const RopeLanes& lanes, std::size_t b,
                    std::size_t s0, std::size_t count, const float* const* cos_rows, const float* const* sin_rows) {
   const std::size_t d = t.head_dim;
-  const Pairing pairing = lanes.pairing;
-  const std::size_t pairs = lanes.pairs;
-  const bool grouped = grouped_order(t, pairs);
+  const bool grouped = grouped_order(t, lanes.pairs);
   data += lanes.first_lane;  // every row pointer below is a head's first rotated lane
   if (t.layout == HeadLayout::bshd) {  // token-major: the heads of one token are adjacent rows
-    rotate_rows(data + ((b * t.seq + s0) * heads) * d, count, heads * d, heads, d, pairing, pairs, cos_rows, sin_rows,
-                grouped);
+    rotate_rows(data + ((b * t.seq + s0) * heads) * d, count, heads * d, heads, d, lanes, cos_rows, sin_rows, grouped);
   } else {  // head-major: walk the tokens of two heads at a time (two sequential streams sharing cos/sin)
     const std::size_t head_stride = t.seq * d;
     for (std::size_t h = 0; h < heads; h += 2) {
       const std::size_t n = heads - h < 2 ? 1 : 2;
-      rotate_rows(data + ((b * heads + h) * t.seq + s0) * d, count, d, n, head_stride, pairing, pairs, cos_rows,
-                  sin_rows, grouped);
+      rotate_rows(data + ((b * heads + h) * t.seq + s0) * d, count, d, n, head_stride, lanes, cos_rows, sin_rows,
+                  grouped);
     }
   }
 }
@@ -88,6 +90,27 @@ void rotate_tokens(const RopeTensors& t, const RopeLanes& lanes, std::size_t b, 
   if (t.k == nullptr || !rows.rotate_k) return;
   const bool own = rows.k_cos != nullptr;
   rotate_tensor(t.k, t.k_heads, t, lanes, b, s0, count, own ? rows.k_cos : rows.q_cos, own ? rows.k_sin : rows.q_sin);
+}
+
+Status deinterleave_lanes(const RopeTensors& t, std::size_t first_lane, std::size_t pairs) {
+  Scratch<float> block;
+  POSENC_RETURN_IF_ERROR(block.allocate(2 * pairs));
+  float* tmp = block.data();
+  // Both layouts are batch * seq * heads contiguous rows of headDim lanes: the order of the rows
+  // does not matter to a permutation inside each.
+  for (auto [data, heads] : {std::pair<float*, std::size_t>{t.q, t.q_heads}, {t.k, t.k_heads}}) {
+    if (data == nullptr) continue;
+    const std::size_t rows = t.batch * t.seq * heads;
+    for (std::size_t r = 0; r < rows; ++r) {
+      float* x = data + r * t.head_dim + first_lane;
+      std::copy(x, x + 2 * pairs, tmp);
+      for (std::size_t i = 0; i < pairs; ++i) {
+        x[i] = tmp[2 * i];
+        x[pairs + i] = tmp[2 * i + 1];
+      }
+    }
+  }
+  return {};
 }
 
 void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2) {

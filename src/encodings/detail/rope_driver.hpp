@@ -21,13 +21,16 @@ constexpr std::size_t kRopeChunkTokens = 64;
 constexpr std::size_t kGroupedMaxPairs = 64;
 constexpr std::size_t kGroupedMaxBytes = std::size_t{1} << 20;
 
-/// The lanes of a head that rotate: `pairs` pairs in `pairing` (over 2 * pairs lanes), starting at
-/// lane `first_lane` (0 for every form of today; DeepSeek's decoupled RoPE rotates a block further
-/// in). The other lanes pass through.
+/// The lanes of a head that rotate: `pairs` pairs in `pairing`, starting at lane `first_lane`
+/// (DeepSeek's decoupled RoPE rotates the block after the content lanes). In the half pairing pair
+/// i is (first_lane + i, first_lane + i + partner), partner = `half_span` or, when that is 0,
+/// `pairs` (Gemma 4's proportional RoPE rotates the first pairs of two wider halves). The other
+/// lanes pass through.
 struct RopeLanes {
   Pairing pairing = Pairing::half;
   std::size_t pairs = 0;
   std::size_t first_lane = 0;
+  std::size_t half_span = 0;
 };
 
 /// Checks the pairing, rotaryDim (even, 2..headDim - firstLane) and the shapes of q and k.
@@ -68,6 +71,11 @@ void drive_rope(const RopeTensors& t, const RopeLanes& lanes, bool per_batch_pos
     }
   }
 }
+
+/// Reorders the 2 * pairs lanes from `first_lane` of every head row of q and k (when given) from
+/// [x0 x1 x2 x3 ...] to [x0 x2 x4 ... x1 x3 x5 ...]: DeepSeek-V3's rope_interleave, after which the
+/// block rotates in the half pairing (HF apply_rotary_pos_emb_interleave). Shapes checked before.
+Status deinterleave_lanes(const RopeTensors& t, std::size_t first_lane, std::size_t pairs);
 
 /// [c0 c1 ...], [s0 s1 ...] -> cos2 = [c0 c0 c1 c1 ...], sin2 = [-s0 s0 -s1 s1 ...].
 void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2);

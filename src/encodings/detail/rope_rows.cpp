@@ -1,5 +1,10 @@
-// Row sources for the RoPE driver: chunk scratch rows and cos/sin rows from frequencies and positions.
+// Row sources for the RoPE driver: chunk scratch rows, cos/sin rows from frequencies and positions,
+// rows of a cached table.
 #include "encodings/detail/rope_rows.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
 
 #include "encodings/detail/angle_rows.hpp"
 #include "encodings/detail/checks.hpp"
@@ -60,6 +65,50 @@ ChunkRowPointers AngleRows::chunk(std::size_t g, std::size_t s0, std::size_t cou
     angle_rows_mapped(freq_, pairs_, axis_of_pair_, axis_rows_.data(), count, sink);
   }
   for (std::size_t j = 0; j < count; ++j) rows_.point(j, c + j * pairs_, s + j * pairs_, pairs_, pairing_);
+  return rows_.pointers();
+}
+
+Status check_axis_positions(const AxisPositions& p, std::size_t batch, std::size_t seq) {
+  if (p.ids == nullptr) return check_positions_finite(Positions::range(p.offset), batch, seq);
+  std::size_t n = 0;
+  POSENC_RETURN_IF_ERROR(checked_product({p.axes, p.per_batch ? batch : 1, seq}, "positionIds", &n));
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(p.ids[i])) {
+      return invalid("positionIds[" + std::to_string(i) + "] must be a finite number, got " + format_number(p.ids[i]));
+    }
+  }
+  return {};
+}
+
+double axis_length_of(const AxisPositions& p, std::size_t batch, std::size_t seq) {
+  if (p.ids == nullptr) return p.offset + static_cast<double>(seq);
+  const std::size_t n = p.axes * (p.per_batch ? batch : 1) * seq;
+  return *std::max_element(p.ids, p.ids + n) + 1.0;
+}
+
+TableRows::TableRows(const RopeTable& table, Pairing pairing, const Positions& positions, std::size_t seq)
+    : table_(table), pairing_(pairing), positions_(positions), seq_(seq) {
+  const bool expanded = pairing == Pairing::interleaved && table.cos2 != nullptr;
+  direct_ = expanded || pairing == Pairing::half;
+  cos_rows_ = expanded ? table.cos2 : table.cos;
+  sin_rows_ = expanded ? table.sin2 : table.sin;
+  row_floats_ = expanded ? 2 * table.pairs : table.pairs;
+}
+
+ChunkRowPointers TableRows::chunk(std::size_t g, std::size_t s0, std::size_t count) {
+  if (direct_ && positions_.is_range()) {
+    const std::size_t first = static_cast<std::size_t>(positions_.offset) + s0;  // ids checked before
+    for (std::size_t j = 0; j < count; ++j) point_direct(j, first + j);
+    return rows_.pointers();
+  }
+  for (std::size_t j = 0; j < count; ++j) {
+    const auto row = static_cast<std::size_t>(positions_.at(g, s0 + j, seq_));
+    if (direct_) {
+      point_direct(j, row);
+    } else {
+      rows_.point(j, table_.cos + row * table_.pairs, table_.sin + row * table_.pairs, table_.pairs, pairing_);
+    }
+  }
   return rows_.pointers();
 }
 

@@ -1,5 +1,6 @@
-// Row sources for the RoPE driver (rope_driver.hpp): scratch rows for a chunk of tokens, and the
-// rows most forms rotate with, cos/sin of position * frequency computed in double precision.
+// Row sources for the RoPE driver (rope_driver.hpp): scratch rows for a chunk of tokens, the rows
+// most forms rotate with (cos/sin of position * frequency computed in double precision) and the
+// rows of a cached table; with the position checks they share.
 #pragma once
 
 #include <cstddef>
@@ -31,6 +32,15 @@ struct ChunkRows {
 /// The positions of a one-axis form (`Positions`) as positions along axes (one axis).
 inline AxisPositions single_axis(const Positions& p) { return AxisPositions{1, p.ids, p.offset, p.per_batch}; }
 
+/// Axis 0 of positions along axes, as the positions of a one-axis form.
+inline Positions first_axis(const AxisPositions& p) { return Positions{p.offset, p.ids, p.per_batch}; }
+
+/// Every id of [axes, (batch,) seq] positions (or the range) must be finite.
+Status check_axis_positions(const AxisPositions& positions, std::size_t batch, std::size_t seq);
+
+/// max(id) + 1 over every axis and token: HF's current length for [axes, batch, seq] ids.
+double axis_length_of(const AxisPositions& positions, std::size_t batch, std::size_t seq);
+
 /// Rows cos(p * w_i) * scale and sin(p * w_i) * scale, where p is the position of the token along
 /// the axis of pair i: `axis_of_pair[i]` (M-RoPE sections, 2-D axial blocks, or any interleaving of
 /// axes), or the one axis when `axis_of_pair` is null. Consecutive positions (a range) take the
@@ -53,6 +63,36 @@ class AngleRows {
   const std::size_t* axis_of_pair_ = nullptr;
   std::size_t batch_ = 0, seq_ = 0;
   std::vector<const double*> axis_rows_;  // per axis: its positions for the current chunk
+  ChunkRows rows_;
+};
+
+/// The rows of a cos/sin table at the tokens' positions (the driver's row source for cached
+/// rows). The kernels read the table's own rows unless interleaved rows must be expanded first (a
+/// table without cos2/sin2). Pointers into the table are plain arithmetic, with no call per token:
+/// at one head row per token that bookkeeping was a fifth of a call (perf, 1024 x 1 x 64).
+class TableRows {
+ public:
+  /// `table` and `positions` must outlive the rows; positions are valid rows (check_row_ids).
+  TableRows(const RopeTable& table, Pairing pairing, const Positions& positions, std::size_t seq);
+
+  Status allocate() { return direct_ ? Status() : rows_.allocate(table_.pairs, pairing_, false); }
+
+  ChunkRowPointers chunk(std::size_t g, std::size_t s0, std::size_t count);
+
+ private:
+  void point_direct(std::size_t j, std::size_t row) {
+    rows_.cos_ptr[j] = cos_rows_ + row * row_floats_;
+    rows_.sin_ptr[j] = sin_rows_ + row * row_floats_;
+  }
+
+  const RopeTable& table_;
+  Pairing pairing_;
+  const Positions& positions_;
+  std::size_t seq_;
+  bool direct_ = false;
+  const float* cos_rows_ = nullptr;
+  const float* sin_rows_ = nullptr;
+  std::size_t row_floats_ = 0;
   ChunkRows rows_;
 };
 

@@ -1,5 +1,5 @@
 // Other RoPE forms built on the same rotation: 2-D axial RoPE for image patches (lucidrains),
-// Qwen2-VL multimodal RoPE (M-RoPE) and xPos (Sun et al. 2022).
+// multimodal RoPE (M-RoPE: Qwen2-VL sections, Qwen3-VL interleaved) and xPos (Sun et al. 2022).
 #pragma once
 
 #include <cstddef>
@@ -68,8 +68,12 @@ Status rope_apply_axial(const RopeAxialConfig& config, const AxisPositions& posi
 /// halves of the half pairing; per pair it is the split above). Frequencies are those of
 /// `config` (global pair index); `sections` must sum to rotaryDim/2 and `positions.axes` must equal
 /// their count. A token whose axes agree is rotated exactly as by rope_apply.
+///
+/// `interleaved` (Qwen3-VL, Qwen3.5; HF `apply_interleaved_mrope`, 3 sections): the axes take
+/// slots instead of blocks, pair i following the height id if i % 3 == 1 and i < 3 s1, the width
+/// id if i % 3 == 2 and i < 3 s2, the temporal id otherwise:  t h w t h w ... t t.
 Status rope_apply_multimodal(const RopeConfig& config, Pairing pairing, const std::vector<int>& sections,
-                             const AxisPositions& positions, const RopeTensors& tensors);
+                             const AxisPositions& positions, const RopeTensors& tensors, bool interleaved = false);
 
 /// xPos (Sun et al. 2022, "A Length-Extrapolatable Transformer", eq. 7; lucidrains `use_xpos`).
 struct XPosConfig {

@@ -27,7 +27,7 @@ enum class RopeScalingType : int {
 /// defaults documented beside them. Names in error messages are the JS ones (`scaling.factor`).
 struct RopeScaling {
   RopeScalingType type = RopeScalingType::none;
-  /// linear, ntk, dynamic: required. yarn: if absent, maxPositionEmbeddings / originalMaxPositionEmbeddings.
+  /// linear, ntk, dynamic (unless alpha): required. yarn: if absent, maxPositionEmbeddings / originalMaxPositionEmbeddings.
   /// llama3: default 8. longrope: if absent, maxPositionEmbeddings / originalMaxPositionEmbeddings
   /// (only the attention factor uses it).
   std::optional<double> factor;
@@ -37,6 +37,12 @@ struct RopeScaling {
   /// yarn: the pre-extension context of the correction range. llama3: default 8192. longrope: the
   /// length above which the long list is used.
   std::optional<double> original_max_position_embeddings;
+
+  // --- dynamic ---
+  /// HunYuan's NTK alpha (HF HunYuanDenseV1RotaryEmbedding): up to maxPositionEmbeddings the base
+  /// is base * alpha^(r/(r-2)) (HF's model-load frequencies); beyond it HF's dynamic update
+  /// recomputes the dynamic formula from `factor` (then required), alpha no longer applying.
+  std::optional<double> alpha;
 
   // --- yarn ---
   double beta_fast = 32.0;  ///< rotations at which pairs start being interpolated

@@ -18,7 +18,7 @@ const say = (line) => {
 async function createMeasuredPosEnc() {
   const [{ default: factory }, { instantiate }, bytes] = await Promise.all([
     import('/dist/posenc.mjs'),
-    import('/dist/posenc.js'),
+    import('/dist/loading.js'),
     fetch('/dist/posenc.wasm').then((r) => r.arrayBuffer()),
   ]);
   return instantiateKeepingMemory(factory, instantiate, new Uint8Array(bytes));

@@ -4,7 +4,7 @@
 // Shared by the Node run (posenc-instance.mjs) and the browser run (browser/main.mjs), which only
 // differ in how they load the three built files.
 
-/** `factory` (dist/posenc.mjs), `instantiate` (dist/posenc.js), the bytes of posenc.wasm -> { pe, memory }. */
+/** `factory` (dist/posenc.mjs), `instantiate` (dist/loading.js), the bytes of posenc.wasm -> { pe, memory }. */
 export async function instantiateKeepingMemory(factory, instantiate, wasmBinary) {
   let memory;
   const capture = (options) => factory({
@@ -17,7 +17,7 @@ export async function instantiateKeepingMemory(factory, instantiate, wasmBinary)
       return {};
     },
   });
-  const pe = await instantiate(capture, { wasmBinary });
+  const pe = await instantiate(capture, { kind: 'bytes', bytes: wasmBinary, from: 'the bench' });
   if (!(memory instanceof WebAssembly.Memory)) throw new Error('bench: posenc exports no WebAssembly.Memory');
   return { pe, memory };
 }

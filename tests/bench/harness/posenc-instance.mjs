@@ -9,6 +9,6 @@ import { instantiateKeepingMemory } from './keep-memory.mjs';
 /** Returns { pe, memory } for the package built in `root`/dist. */
 export async function createMeasuredPosEnc(root) {
   const dist = (f) => pathToFileURL(join(root, 'dist', f)).href;
-  const [{ default: factory }, { instantiate }] = await Promise.all([import(dist('posenc.mjs')), import(dist('posenc.js'))]);
+  const [{ default: factory }, { instantiate }] = await Promise.all([import(dist('posenc.mjs')), import(dist('loading.js'))]);
   return instantiateKeepingMemory(factory, instantiate, readFileSync(join(root, 'dist', 'posenc.wasm')));
 }

@@ -81,7 +81,8 @@ export async function runCases(kernels, env, opts, onCase) {
   for (const kernel of kernels) {
     for (const c of kernel.cases({ quick: opts.quick })) {
       if (opts.filter && !opts.filter.test(c.id)) continue;
-      const result = await runCase(kernel, c, env, opts);
+      // A kernel with run() measures its cases itself (whole programs, e.g. kernels/cli-write.mjs).
+      const result = kernel.run ? await kernel.run(c, env, opts) : await runCase(kernel, c, env, opts);
       cases.push(result);
       onCase(result);
     }
@@ -104,8 +105,8 @@ export function evaluateTargets(kernels, cases) {
         for (const rowId of t.rows) {
           const r = c.rows.find((x) => x.id === rowId);
           if (!r) continue;
-          const v = t.measure(r);
-          results.push({ caseId: c.id, rowId, value: v, ok: v !== undefined && t.pass(v), formatted: v === undefined ? 'n/a' : t.format(v, r) });
+          const v = t.measure(r, c);
+          results.push({ caseId: c.id, rowId, value: v, ok: v !== undefined && t.pass(v), formatted: v === undefined ? 'n/a' : t.format(v, r, c) });
         }
       }
       if (results.length) out.push({ kernel: kernel.id, text: t.text, results });

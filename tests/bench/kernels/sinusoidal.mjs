@@ -2,7 +2,7 @@
 //   table   - the [length, dim] table for positions 0..length-1,
 //   add     - x[1, length, dim] += table, in place.
 import { randomFloats } from '../harness/data.mjs';
-import { withinBound } from '../harness/targets.mjs';
+import { allocateAndCopy, defaultPathOverhead, withinBound } from '../harness/targets.mjs';
 
 const BASE = 10000;
 const SHAPES = [[512, 768], [2048, 1024], [8192, 4096]];
@@ -81,8 +81,9 @@ const table = {
     }));
   },
   summary: {
-    rows: ['posenc-table', 'posenc-table-wasm', 'posenc-table-fast-wasm'],
+    rows: ['posenc-table', 'posenc-table-wasm', 'posenc-table-fast-wasm', 'alloc-copy'],
     names: {
+      'alloc-copy': 'bound: new Float32Array(n) + set()',
       'posenc-table': 'sinusoidal.table (copied out)',
       'posenc-table-wasm': 'sinusoidal.table, out: WasmTensor',
       'posenc-table-fast-wasm': "sinusoidal.table, precision 'fast', out: WasmTensor",
@@ -137,8 +138,15 @@ const table = {
     },
     tableIntoWasm('posenc-table-wasm', "posenc sinusoidal.table into a WasmTensor (out option, no copy)", 'exact'),
     tableIntoWasm('posenc-table-fast-wasm', "posenc sinusoidal.table, precision 'fast', into a WasmTensor (float32 rows between exact anchors)", 'fast'),
+    allocateAndCopy((p, _input, { pe }) => pe.sinusoidal.table({ length: p.length, dim: p.dim }).data),
   ],
   targets: [
+    defaultPathOverhead({
+      text: 'sinusoidal table: the default path (a new Float32Array) costs at most 1.25× a bare allocate-and-copy of the result (32 MiB and up) more than out: WasmTensor',
+      row: 'posenc-table',
+      out: 'posenc-table-wasm',
+      limit: 1.25,
+    }),
     withinBound({
       text: "sinusoidal table: posenc (in wasm memory, precision 'fast': at most 3.2e-7 off, inside the 1e-6 asked) within 3× of the memory-fill bound",
       rows: ['posenc-table-fast-wasm'],

@@ -2,7 +2,7 @@
 // table[bucket(j - i), h], bidirectional, 32 buckets, max distance 128, for a square [q, k].
 // Every row is a shifted copy of one vector per head, so the output write is the bound.
 import { randomFloats } from '../harness/data.mjs';
-import { withinBound } from '../harness/targets.mjs';
+import { allocateAndCopy, defaultPathOverhead, withinBound } from '../harness/targets.mjs';
 
 const NUM_BUCKETS = 32;
 const MAX_DISTANCE = 128;
@@ -142,9 +142,16 @@ export default {
         };
       },
     },
+    allocateAndCopy((p, table, { pe }) => pe.t5.bias({ data: table, dims: [NUM_BUCKETS, p.heads] }, { qLen: p.qLen, kLen: p.kLen }).data),
   ],
-  summary: { rows: ['posenc-bias', 'posenc-bias-wasm'], names: { 'posenc-bias': 't5.bias', 'posenc-bias-wasm': 't5.bias, out: WasmTensor' } },
+  summary: { rows: ['posenc-bias', 'posenc-bias-wasm', 'alloc-copy'], names: { 'alloc-copy': 'bound: new Float32Array(n) + set()', 'posenc-bias': 't5.bias', 'posenc-bias-wasm': 't5.bias, out: WasmTensor' } },
   targets: [
+    defaultPathOverhead({
+      text: 'T5 bias: the default path (a new Float32Array) costs at most 1.25× a bare allocate-and-copy of the result (32 MiB and up) more than out: WasmTensor',
+      row: 'posenc-bias',
+      out: 'posenc-bias-wasm',
+      limit: 1.25,
+    }),
     withinBound({
       text: 'T5 bias: posenc within 1.5× of the memory-fill bound (written into WebAssembly memory, like the bound)',
       rows: ['posenc-bias-wasm'],

@@ -1,5 +1,5 @@
 // Other RoPE forms: 2-D axial RoPE for image patches (lucidrains), xPos (Sun et al. 2022) and
-// Qwen2-VL M-RoPE. The C++ core (src/encodings/rope_forms.cpp) computes their angles and scales
+// M-RoPE (Qwen2-VL sections, Qwen3-VL interleaved slots). The C++ core (src/encodings/rope_forms.cpp) computes their angles and scales
 // in double precision; this file resolves options and positions and moves the data.
 import * as args from '../../runtime/args.js';
 import type { PositionIdsInput, TensorInput } from '../../runtime/args.js';
@@ -73,6 +73,13 @@ export interface RopeMultimodalOptions extends RopeSpec, TensorShapeOptions {
    * temporal id, [16, 40) the height id, [40, 64) the width id. Must sum to rotaryDim/2.
    */
   mropeSection: readonly number[];
+  /**
+   * Qwen3-VL / Qwen3.5 (HF `apply_interleaved_mrope`, config `mrope_interleaved`): the 3 axes take
+   * interleaved slots instead of blocks, pair i following the height id if i % 3 == 1 and
+   * i < 3·mropeSection[1], the width id if i % 3 == 2 and i < 3·mropeSection[2], the temporal id
+   * otherwise. Default false (Qwen2-VL's blocks).
+   */
+  mropeInterleaved?: boolean;
   /** Axis-major ids: `[3, batch, seq]` (HF's `position_ids`) or `[3, seq]` shared by the batch. */
   positionIds?: PositionIdsInput;
   /** Without positionIds: every axis at offset + s (text tokens). Default 0. */
@@ -84,7 +91,7 @@ export interface RopeMultimodalOptions extends RopeSpec, TensorShapeOptions {
 const SHAPE_KEYS = ['layout', 'dims', 'kDims', 'numHeads'];
 
 /** Axis-major position ids for `axes` axes: `[axes, seq]` (shared) or `[axes, batch, seq]`. */
-function axisIds(fn: string, value: unknown, axes: number, batch: number, seq: number): { ids: Float64Array; perBatch: boolean } {
+export function axisIds(fn: string, value: unknown, axes: number, batch: number, seq: number): { ids: Float64Array; perBatch: boolean } {
   const count = positionCount(value);
   const { ids } = args.positionIds(fn, value, 1, Math.max(count, 1));
   if (ids.length === axes * seq) return { ids, perBatch: false };
@@ -146,7 +153,7 @@ export function ropeFormsApi(heap: Heap) {
 
   function applyMultimodal(q: TensorInput, k: TensorInput | null | undefined, options: RopeMultimodalOptions): void {
     const fn = 'rope.applyMultimodal';
-    const opts = args.options(fn, options, [...SPEC_KEYS, ...SHAPE_KEYS, 'mropeSection', 'positionIds', 'offset', 'seqLen']);
+    const opts = args.options(fn, options, [...SPEC_KEYS, ...SHAPE_KEYS, 'mropeSection', 'mropeInterleaved', 'positionIds', 'offset', 'seqLen']);
     const t = qkOf(fn, q, k, opts);
     const { qh } = t;
     const spec = resolveSpec(fn, opts, qh.headDim);
@@ -157,6 +164,10 @@ export function ropeFormsApi(heap: Heap) {
     }
     const sections = Float64Array.from(sectionsIn as ArrayLike<unknown>, (v, i) => args.integer(fn, `mropeSection[${i}]`, v, 0));
     if (sections.length === 0) throw new PosEncError('INVALID_ARGUMENT', `${fn}: mropeSection must hold at least one section`);
+    const interleaved = opts.mropeInterleaved ?? false;
+    if (typeof interleaved !== 'boolean') {
+      throw new PosEncError('INVALID_TYPE', `${fn}: mropeInterleaved must be true or false, got ${args.describe(interleaved)}`);
+    }
     let pos: { offset: number; ids: Float64Array | undefined; perBatch: boolean };
     if (opts.positionIds !== undefined) {
       if (opts.offset !== undefined) throw new PosEncError('INVALID_ARGUMENT', `${fn}: give either offset or positionIds, not both`);
@@ -166,7 +177,7 @@ export function ropeFormsApi(heap: Heap) {
     }
     rotateInPlace(heap, fn, t, pos.ids, (qPtr, kPtr, idsPtr, scope) => call.ropeApplyMultimodal({
       ...tensorArgs(t, qPtr, kPtr), ...specArgs(spec, scope), seqLen, sections: scope.f64In(sections, 'mropeSection'),
-      sectionCount: sections.length, offset: pos.offset, ids: idsPtr, perBatch: pos.perBatch,
+      sectionCount: sections.length, offset: pos.offset, ids: idsPtr, perBatch: pos.perBatch, interleaved,
     }));
   }
 

@@ -51,8 +51,14 @@ export interface NtkRopeScaling {
  */
 export interface DynamicRopeScaling {
   type: 'dynamic';
-  /** Required; > 0. */
-  factor: number;
+  /** Required unless `alpha` is given (then required only for lengths beyond maxPositionEmbeddings); > 0. */
+  factor?: number;
+  /**
+   * HunYuan's NTK alpha (HF `HunYuanDenseV1RotaryEmbedding`): while L <= maxPositionEmbeddings,
+   * base' = base * alpha^(r/(r-2)); beyond, HF's dynamic update uses the formula above with `factor`.
+   * (vLLM's `DynamicNTKAlphaRotaryEmbedding` keeps the alpha base at every length: `{ type: 'ntk', factor: alpha }`.)
+   */
+  alpha?: number;
   /** Required: the reference length (HF `max_position_embeddings`, not the original one). */
   maxPositionEmbeddings: number;
 }
@@ -155,7 +161,7 @@ const SCALING_KEYS: Record<RopeScalingType, readonly ScalingKey[]> = {
   default: [],
   linear: ['factor'],
   ntk: ['factor'],
-  dynamic: ['factor', 'maxPositionEmbeddings'],
+  dynamic: ['factor', 'maxPositionEmbeddings', 'alpha'],
   yarn: ['factor', 'originalMaxPositionEmbeddings', 'maxPositionEmbeddings', 'betaFast', 'betaSlow', 'mscale',
     'mscaleAllDim', 'attentionFactor', 'truncate', 'ggmlAttnFactor', 'hfV4Factor'],
   llama3: ['factor', 'lowFreqFactor', 'highFreqFactor', 'originalMaxPositionEmbeddings'],
@@ -218,7 +224,7 @@ export function parseScaling(fn: string, value: unknown): ParsedScaling {
   const need = (k: string, why = `for scaling type '${type}'`) => {
     if (!has(k)) throw new PosEncError('MISSING_OPTION', `${fn}: option 'scaling.${k}' is required ${why}`);
   };
-  if (type === 'linear' || type === 'ntk' || type === 'dynamic') need('factor');
+  if (type === 'linear' || type === 'ntk' || (type === 'dynamic' && !has('alpha'))) need('factor');
   if (type === 'dynamic') need('maxPositionEmbeddings');
   if (type === 'longrope') {
     need('shortFactor');

@@ -184,7 +184,7 @@ export function timingTests(shared) {
         ['learned: training again at 64 × 16 (the defaults)', all(typing(numberField(learned, 'positions'), 64), typing(numberField(learned, 'width'), 16))],
         ['relative: 512 queries × 512 keys', all(typing(numberField(rel, 'queries'), 512), typing(numberField(rel, 'keys'), 512))],
         ['relative: Shaw’s position term at 512²', async () => {
-          const radio = await rel.getByRole('radio', { name: 'position term only' }).elementHandle();
+          const radio = await rel.getByRole('radio', { name: 'position term', exact: true }).elementHandle();
           return () => radio.check();
         }],
         ['relative: query offset 100 000', typing(numberField(rel, 'query offset'), 100000)],

@@ -121,9 +121,9 @@ export function relativeTests(ctx) {
         assert.ok(Math.abs(e[i * lengths.kLen + j] - (content + position)) < 1e-5, 'posenc adds the two terms');
       }
       // the plot shows either term alone
-      await choose(s, 'position term only');
+      await choose(s, 'position term');
       const before = await canvasStats(score);
-      await choose(s, 'e_ij (both terms)');
+      await choose(s, 'e_ij');
       assert.notEqual((await canvasStats(score)).hash, before.hash, 'the term shown changes the picture');
       await fill(qLen, 32);
       await fill(kLen, 32);

@@ -59,8 +59,8 @@ export function distancePart(section) {
     shaw.setData({ values: Float32Array.from(indices.data), rows: s.qLen, cols: s.kLen, range: [0, 2 * k], colormap: 'sequential' });
     section.calls('shaw', [
       `pe.shaw.relativeIndices({ qLen: ${s.qLen}, kLen: ${s.kLen}, maxRelativePosition: ${k}, queryOffset: ${s.queryOffset} });   // rows of a [${2 * k + 1}, d] table`,
-      ...score.update(s, k),
     ]);
+    score.update(s, k);
   }
 
   function drawDistance() {

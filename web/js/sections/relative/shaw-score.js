@@ -39,7 +39,7 @@ export function toyQueriesKeys(s) {
 const SHOW = {
   term: choice({
     label: 'show', as: 'radio', value: 'both',
-    options: [['both', 'e_ij (both terms)'], ['position', 'position term only'], ['content', 'content term only']],
+    options: [['both', 'e_ij'], ['position', 'position term'], ['content', 'content term']],
   }),
 };
 
@@ -95,19 +95,33 @@ export function shawScorePart(section, onCursor) {
     heatmap.setCursor(cell.row, cell.col);
     read();
   }
-  show.onChange(() => section.whileBusy(Promise.resolve().then(draw)));
-
-  return {
-    figure,
-    /** New lengths or a new clip distance k (posenc has checked both). @param {Lengths} s @param {number} k */
-    update(s, k) {
+  /** @type {{ s: Lengths, k: number } | null} */
+  let wanted = null;
+  // a task of its own (512 × 512 scores), after the figures of the same settings
+  const refresh = section.updater({ status: section.status(show), figures: [figure] }, () => {
+    if (!wanted) return false;
+    const { s, k } = wanted;
+    if (!state || state.s !== s || state.k !== k) {
       const { q, k: keys } = toyQueriesKeys(s);
       const table = relativeKeys(k);
       const e = pe.shaw.logits({ data: q, dims: [s.qLen, SHAW_DIM] }, { data: keys, dims: [s.kLen, SHAW_DIM] },
         { data: table, dims: [2 * k + 1, SHAW_DIM] }, { queryOffset: s.queryOffset }).data;
       state = { s, k, q, keys, table, e };
-      draw();
-      return [`pe.shaw.logits(q, k, aK, { queryOffset: ${s.queryOffset} });   // q [${s.qLen}, ${SHAW_DIM}], k [${s.kLen}, ${SHAW_DIM}], aK [${2 * k + 1}, ${SHAW_DIM}] → e [${s.qLen}, ${s.kLen}], scale 1/√${SHAW_DIM}`];
+      section.calls('shaw-score', [
+        `pe.shaw.logits(q, k, aK, { queryOffset: ${s.queryOffset} });   // q [${s.qLen}, ${SHAW_DIM}], k [${s.kLen}, ${SHAW_DIM}], aK [${2 * k + 1}, ${SHAW_DIM}] → e [${s.qLen}, ${s.kLen}], scale 1/√${SHAW_DIM}`,
+      ]);
+    }
+    draw();
+    return true;
+  });
+  show.onChange(() => refresh());
+
+  return {
+    figure,
+    /** New lengths or a new clip distance k (posenc has checked both). @param {Lengths} s @param {number} k */
+    update(s, k) {
+      wanted = { s, k };
+      refresh();
     },
     /** @param {{ row: number, col: number }} c */
     setCursor(c) {

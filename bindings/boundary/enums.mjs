@@ -94,6 +94,13 @@ export const enums = {
     ts: 'DEBERTA_MATRICES',
     values: [['relativePositions', 'relative_positions'], ['c2p', 'c2p'], ['p2c', 'p2c']],
   },
+  AngleRecipe: {
+    doc: 'Which upstream recipe the precision oracle emulates',
+    cpp: 'posenc::AngleRecipe',
+    header: 'posenc/rope_precision.hpp',
+    ts: 'ANGLE_RECIPES',
+    values: ['hf', 'ggml'],
+  },
   AttentionMatrix: {
     doc: 'What attentionMatrix writes: the logits or their softmax scores',
     ts: 'ATTENTION_MATRICES',

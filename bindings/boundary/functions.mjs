@@ -184,4 +184,23 @@ export const functions = {
     doc: 'Multiplies q by its query scale at each position (a layer without RoPE); k must be 0',
     args: { ...ropeTensors, ...positions, queryScale: 'f64', queryFloorScale: 'f64', queryPositionOffset: 'f64' },
   },
+
+  // KV-cache context shift (rope_shift_bindings.cpp): keys (q, and k if not 0) move from (offset, ids) to (toOffset, toIds)
+  ropeShift: {
+    doc: 'Re-rotates rotated keys in place from their positions to new ones (a spec; refuses non-shiftable scalings)',
+    args: { ...ropeTensors, ...ropeSpec, ...positions, toOffset: 'f64', toIds: 'ptr', toPerBatch: 'bool' },
+  },
+  ropeShiftRotation: {
+    doc: 'The same with given inverse frequencies (rotaryDim/2 doubles at invFreq), e.g. a cache\'s',
+    args: { ...ropeTensors, pairing: 'Pairing', rotaryDim: 'i32', invFreq: 'ptr', ...positions, toOffset: 'f64', toIds: 'ptr', toPerBatch: 'bool' },
+  },
+
+  // Precision oracle (precision_bindings.cpp): an upstream pipeline against float64, see posenc/rope_precision.hpp
+  ropePrecision: {
+    doc: 'Errors per bucket of positions, [variants][cos/sin, rotation][buckets] doubles at out; pipelineFreq: float32 values (hf: inverse frequencies, ggml: freq factors or 0)',
+    args: {
+      invFreq: 'ptr', pairs: 'i32', attentionFactor: 'f64', recipe: 'AngleRecipe', pipelineFreq: 'ptr', attention: 'f64', thetaScale: 'f64',
+      freqScale: 'f64', extFactor: 'f64', corrLow: 'f64', corrHigh: 'f64', start: 'f64', count: 'i32', bucket: 'i32', out: 'ptr',
+    },
+  },
 };

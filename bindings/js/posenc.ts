@@ -28,6 +28,10 @@ import { transformerXLApi } from './families/transformer-xl.js';
 import type { TransformerXLApi } from './families/transformer-xl.js';
 import { modelApi } from './model/model-api.js';
 import type { ModelApi } from './model/model-api.js';
+import { doctorApi } from './tools/doctor.js';
+import type { DoctorApi } from './tools/doctor.js';
+import { precisionApi } from './tools/precision.js';
+import type { PrecisionApi } from './tools/precision.js';
 
 import { VERSION } from './generated/boundary.js';
 
@@ -64,6 +68,10 @@ export interface PosEnc {
   readonly model: ModelApi;
   /** Reading and writing tables: `.npy` and `.safetensors` files (plain JS, no WebAssembly). */
   readonly io: IoApi;
+  /** The convention doctor: which RoPE convention rotated a tensor; every ambiguity of a config (docs/reference.md). */
+  readonly doctor: DoctorApi;
+  /** The precision oracle: RoPE as float32/float16/bfloat16 pipelines compute it, against float64 (docs/reference.md). */
+  readonly precision: PrecisionApi;
   /** Tensors kept in WebAssembly memory, for hot loops without copies (`pe.memory.tensor(dims)`). */
   readonly memory: MemoryApi;
   /** Other libraries' tensors: float32 copies in (`from`), results out as their tensor class (`wrap`). */
@@ -90,6 +98,7 @@ export function assemble(raw: RawModule): PosEnc {
   const heap = new Heap(raw);
   const rope = Object.freeze(ropeApi(heap));
   const alibi = Object.freeze(alibiApi(heap));
+  const model = Object.freeze(modelApi(heap, rope, alibi));
   return Object.freeze({
     version: VERSION,
     simd: raw.simdArch(),
@@ -103,7 +112,9 @@ export function assemble(raw: RawModule): PosEnc {
     deberta: Object.freeze(debertaApi(heap)),
     alibi,
     attention: Object.freeze(attentionApi(heap)),
-    model: Object.freeze(modelApi(heap, rope, alibi)),
+    model,
+    doctor: Object.freeze(doctorApi(rope, model)),
+    precision: Object.freeze(precisionApi(heap, rope, model)),
     io: Object.freeze(ioApi()),
     memory: Object.freeze(memoryApi(heap)),
     tensors: Object.freeze(tensorsApi()),

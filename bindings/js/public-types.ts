@@ -19,6 +19,8 @@ export type {
   RopeScalingType, RopeSpec, RopeXPosOptions, RotaryEmbeddingOptions, YarnRopeScaling,
 } from './families/rope/rope.js';
 export type { Rope2dFrequencies } from './families/rope/forms.js';
+export type { RopeShiftMoveOptions, RopeShiftOptions } from './families/rope/shift.js';
+export type { RopePermuteOptions, WeightData, WeightTensor } from './families/rope/permute.js';
 export type { HeadsAttentionOptions, IndexTensor } from './families/relative-args.js';
 export type { ShawApi, ShawAttentionOptions, ShawGatherOptions, ShawIndexOptions } from './families/shaw.js';
 export type { TransformerXLApi, TxlRelShiftOptions, TxlScoreOptions, TxlSinusoidOptions } from './families/transformer-xl.js';
@@ -37,5 +39,9 @@ export type {
   WriteSafetensorsOptions,
 } from './io/io.js';
 export type { ForeignTensor, TensorClass, TensorsApi, TfjsTensorLike } from './tensors.js';
+export type { DoctorApi, DoctorConfigReport, DoctorFinding, DoctorIdentification, DoctorIdentifyOptions } from './tools/doctor.js';
+export type {
+  PrecisionApi, PrecisionOptions, PrecisionPipeline, PrecisionPipelineReport, PrecisionReport,
+} from './tools/precision.js';
 export { WasmTensor } from './runtime/memory.js';
 export type { MemoryApi } from './runtime/memory.js';

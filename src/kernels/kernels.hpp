@@ -65,6 +65,15 @@ namespace posenc::kernels {
                                  std::size_t rows, std::size_t row_stride,                          \
                                  const float* const* cos2_rows, const float* const* sin2_rows,      \
                                  std::size_t pairs, bool grouped);                                  \
+  /** RoPE with cos/sin rows in double, either pairing: pair i of a head row is (x[i * pair_stride], \
+      x[i * pair_stride + partner]) (half: stride 1, partner = pairs; interleaved: stride 2,        \
+      partner 1) and becomes (a c - b s, a s + b c), evaluated in double and rounded to float once \
+      (a context shift rotates stored keys call after call: each call adds one rounding). Token t's \
+      rows are as in rotate_half_tokens. */                                                         \
+  void rotate_tokens_exact(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows, \
+                           std::size_t row_stride, const double* const* cos_rows,                   \
+                           const double* const* sin_rows, std::size_t pairs,                        \
+                           std::size_t pair_stride, std::size_t partner);                           \
   /** cos2 = [c0 c0 c1 c1 ...], sin2 = [-s0 s0 -s1 s1 ...] (the rows rotate_interleaved_tokens takes). */ \
   void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2,       \
                           float* sin2);                                                             \

@@ -128,6 +128,22 @@ void rotate_interleaved_tokens(float* x, std::size_t tokens, std::size_t token_s
   rotate_each_row(rotate_interleaved, x, tokens, token_stride, rows, row_stride, cos2_rows, sin2_rows, pairs);
 }
 
+void rotate_tokens_exact(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,
+                         std::size_t row_stride, const double* const* cos_rows, const double* const* sin_rows,
+                         std::size_t pairs, std::size_t pair_stride, std::size_t partner) {
+  for (std::size_t t = 0; t < tokens; ++t) {
+    for (std::size_t r = 0; r < rows; ++r) {
+      float* row = x + t * token_stride + r * row_stride;
+      for (std::size_t i = 0; i < pairs; ++i) {
+        const double a = row[i * pair_stride];
+        const double b = row[i * pair_stride + partner];
+        row[i * pair_stride] = static_cast<float>(a * cos_rows[t][i] - b * sin_rows[t][i]);
+        row[i * pair_stride + partner] = static_cast<float>(a * sin_rows[t][i] + b * cos_rows[t][i]);
+      }
+    }
+  }
+}
+
 void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2) {
   for (std::size_t i = 0; i < pairs; ++i) {
     cos2[2 * i] = cos[i];

@@ -138,6 +138,35 @@ void rotate_interleaved_tokens(float* x, std::size_t tokens, std::size_t token_s
                          simd::InterleavedPairing<B, decltype(swap)>{pairs, swap}, grouped);
 }
 
+// Plain loops: a context shift is rare and memory-bound, and with the pair stride known (1 or 2)
+// compilers vectorise the half pairing's loop (float -> double -> float) by themselves.
+namespace {
+template <std::size_t PairStride>
+void rotate_rows_exact(float* row, const double* c, const double* s, std::size_t pairs, std::size_t partner) {
+  for (std::size_t i = 0; i < pairs; ++i) {
+    const double a = row[i * PairStride];
+    const double b = row[i * PairStride + partner];
+    row[i * PairStride] = static_cast<float>(a * c[i] - b * s[i]);
+    row[i * PairStride + partner] = static_cast<float>(a * s[i] + b * c[i]);
+  }
+}
+}  // namespace
+
+void rotate_tokens_exact(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,
+                         std::size_t row_stride, const double* const* cos_rows, const double* const* sin_rows,
+                         std::size_t pairs, std::size_t pair_stride, std::size_t partner) {
+  for (std::size_t t = 0; t < tokens; ++t) {
+    for (std::size_t r = 0; r < rows; ++r) {
+      float* row = x + t * token_stride + r * row_stride;
+      if (pair_stride == 1) {
+        rotate_rows_exact<1>(row, cos_rows[t], sin_rows[t], pairs, partner);
+      } else {
+        rotate_rows_exact<2>(row, cos_rows[t], sin_rows[t], pairs, partner);
+      }
+    }
+  }
+}
+
 void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2) {
   simd::expand_interleaved<Arch>(cos, sin, pairs, cos2, sin2);
 }

@@ -63,7 +63,7 @@ test('--version, --help, and help for every command', () => {
   assert.match(none.err, /Commands:/);
   const help = ok('--help');
   const names = [...help.matchAll(/^ {2}([a-z0-9-]+) {2,}/gm)].map((m) => m[1]);
-  assert.deepEqual(names, ['sinusoidal', 'alibi', 't5-bias', 'rope-cache', 'add-sinusoidal', 'add-learned', 'rope', 'info', 'rope-config', 'plan']);
+  assert.deepEqual(names, ['sinusoidal', 'alibi', 't5-bias', 'rope-cache', 'add-sinusoidal', 'add-learned', 'rope', 'shift', 'permute', 'doctor', 'precision', 'info', 'rope-config', 'plan']);
   for (const name of names) {
     const text = ok(name, '--help');
     assert.match(text, new RegExp(`^posenc ${name}: .*\\n\\nUsage: posenc ${name}`));

@@ -29,6 +29,10 @@ function safetensors() {
 // Cached tables: full rows (learned) and anchored rows (a fast sinusoidal table of 100 positions).
 const learnedTable = pe.learned.createTable(T([40, 4]));
 const anchoredTable = pe.sinusoidal.createTable({ maxLength: 100, dim: 4, precision: 'fast' });
+// The tools: a cos/sin cache to shift keys with, and keys rotated at positions 3..8 for the doctor.
+const ropeCache = pe.rope.createCache({ rotaryDim: 8, maxPositions: 16 });
+const rotatedAt3 = T([6, 8], 7);
+pe.rope.apply(rotatedAt3, null, { offset: 3 });
 
 // Model plans with each RoPE form (docs/encodings.md 8.12-8.15), for pe.model.apply and layer caches.
 const plans = {
@@ -93,6 +97,14 @@ const CASES = [
   ['attention.output', (q, k, v, o) => pe.attention.output(q, k, v, o), [T([3, 4]), T([3, 4], 2), T([3, 2], 3), { bias: T([3, 3], 4) }]],
   ['io.readNpy', (b) => pe.io.readNpy(b), [pe.io.writeNpy(T([2, 2]))]],
   ['io.readSafetensors', (b, o) => pe.io.readSafetensors(b, o), [safetensors(), { names: ['t'] }]],
+  ['rope.shift', (k, o) => pe.rope.shift(k, o), [T([1, 3, 2, 8]), { layout: 'bshd', rotaryDim: 4, base: 100, pairing: 'interleaved', offset: 2, delta: [1, -1, 0] }]],
+  ['RopeCache.shift', (k, o) => ropeCache.shift(k, o), [T([3, 8]), { offset: 2, newPositionIds: [5, 6, 9] }]],
+  ['rope.permuteWeights', (w, o) => pe.rope.permuteWeights(w, o), [T([16, 3]), { to: 'half', numHeads: 2, rotaryDim: 4 }]],
+  ['doctor.identify', (b, a, o) => pe.doctor.identify(b, a, o), [T([6, 8], 7), rotatedAt3, { offset: 3 }]],
+  // Hostile values for each key of a config (num_hidden_layers 2^31 - 1 among them) reach the plan reader.
+  ['model.fromConfig', (c, o) => pe.model.fromConfig(c, o), [{ hidden_size: 64, num_attention_heads: 4, num_hidden_layers: 2, rope_theta: 10000 }, { longRope: 'hf' }]],
+  ['doctor.config', (c, o) => pe.doctor.config(c, o), [{ hidden_size: 64, num_attention_heads: 4, num_hidden_layers: 2, rope_theta: 10000 }, { longRope: 'hf' }]],
+  ['precision.oracle', (s, o) => pe.precision.oracle(s, o), [{ rotaryDim: 8, base: 100 }, { contextLength: 16, bucket: 4, pipelines: ['hf-bfloat16', 'ggml-float16'] }]],
 ];
 
 /** Calls fn and classifies the outcome: 'ok', or a PosEncError code; anything else fails the test. */

@@ -12,13 +12,13 @@ import type { JobContext, TransformJob } from './jobs.js';
 import { CONFIG_FLAGS, ropeSpec, SPEC_API_NAMES, SPEC_FLAGS } from './rope-flags.js';
 import { SINUSOIDAL_FLAGS, sinusoidalPositions } from './sinusoidal-flags.js';
 
-const IN_FLAGS: Flag[] = [
+export const IN_FLAGS: Flag[] = [
   { name: 'in', kind: 'text', value: 'FILE', required: true, help: 'the input tensor: .npy, .safetensors or .json' },
   { name: 'in-tensor', kind: 'text', value: 'NAME', help: 'the tensor to read when --in is a .safetensors file with several' },
 ];
 
 /** Opens --in, runs `job(source)` over it into --out (same dims), and reports. */
-async function transformFile(ctx: JobContext, values: FlagValues, command: string, what: string,
+export async function transformFile(ctx: JobContext, values: FlagValues, command: string, what: string,
   job: (source: TensorSource) => TransformJob | Promise<TransformJob>) {
   const t0 = performance.now();
   const source = await openTensor(ctx.pe, values.in as string, '--in', values['in-tensor'] as string | undefined, '--in-tensor');
@@ -92,6 +92,12 @@ const addLearned: Command = {
   }),
 };
 
+/** --layout and --num-heads: how a q/k tensor file splits into heads. */
+export const HEAD_FLAGS: Flag[] = [
+  { name: 'layout', kind: 'choice', choices: ['bshd', 'bhsd'], help: 'memory order of a 4-D tensor (required for one)' },
+  { name: 'num-heads', kind: 'int', min: 1, help: 'heads of a 3-D tensor (required for one)' },
+];
+
 const rope: Command = {
   name: 'rope',
   summary: 'rotate a q or k tensor with RoPE (from a config.json or explicit parameters)',
@@ -101,8 +107,7 @@ const rope: Command = {
   ],
   flags: [
     ...IN_FLAGS,
-    { name: 'layout', kind: 'choice', choices: ['bshd', 'bhsd'], help: 'memory order of a 4-D tensor (required for one)' },
-    { name: 'num-heads', kind: 'int', min: 1, help: 'heads of a 3-D tensor (required for one)' },
+    ...HEAD_FLAGS,
     ...CONFIG_FLAGS,
     ...SPEC_FLAGS,
     { name: 'offset', kind: 'number', default: '0', help: 'position of the first token (e.g. the past length when decoding)' },
@@ -126,7 +131,7 @@ const rope: Command = {
 };
 
 /** A q/k tensor as [groups, seq, width] with the dims of a piece of n tokens of one group. */
-function headShape(source: TensorSource, values: FlagValues) {
+export function headShape(source: TensorSource, values: FlagValues) {
   const d = source.dims;
   const layout = values.layout as 'bshd' | 'bhsd' | undefined;
   const numHeads = values['num-heads'] as number | undefined;

@@ -10,6 +10,7 @@ import { asBytes, readGgufHeader } from './gguf-header.js';
 import { readF32Tensor } from './gguf-tensors.js';
 import type { GgufValue } from './gguf-header.js';
 import type { LayerPlan, ModelPlan, QueryScaling } from './plan.js';
+import { MAX_LAYERS } from './plan.js';
 
 export type { GgufValue } from './gguf-header.js';
 /** GGUF key/values, by key. */
@@ -87,6 +88,9 @@ export function planFromGguf(fn: string, bytes: unknown, options?: unknown): Mod
     return e.value;
   };
   const numLayers = num('block_count', true)!;
+  if (!Number.isInteger(numLayers) || numLayers < 1 || numLayers > MAX_LAYERS) {
+    throw invalid(fn, `${arch}.block_count must be an integer from 1 to ${MAX_LAYERS}, got ${numLayers}`);
+  }
   const headCount = m[`${arch}.attention.head_count`];
   if (headCount === undefined) throw invalid(fn, `${arch}.attention.head_count is required`);
   if (Array.isArray(headCount.value)) throw invalid(fn, `${arch}.attention.head_count differs per layer, which posenc does not read`);

@@ -10,6 +10,7 @@ import type { RopeContext } from './hf-rope.js';
 import { LAYER_TYPES, layerTypes, ropeLayers, windowOf } from './hf-layers.js';
 import { refuseUnknownPositionKeys } from './position-keys.js';
 import type { AbsolutePositions, LayerAlibi, LayerPlan, LayerRope, LongRopeSwitch, ModelPlan, QueryScaling } from './plan.js';
+import { MAX_LAYERS } from './plan.js';
 
 /** Options of `pe.model.fromConfig`. */
 export interface ModelConfigOptions {
@@ -87,6 +88,7 @@ export function planFromConfig(fn: string, config: unknown, options: PlanReadOpt
   const layersKey = firstInteger(c, ['num_hidden_layers', 'n_layer', 'n_layers', 'num_layers']);
   if (!layersKey && !options.layersOptional) throw c.invalid(`${c.name('num_hidden_layers')} is required to plan every layer`);
   const numLayers = layersKey?.value ?? 1;
+  if (numLayers > MAX_LAYERS) throw c.invalid(`${c.name(layersKey!.key)} is ${numLayers}; a plan holds at most ${MAX_LAYERS} layers`);
   const heads = firstInteger(c, ['num_attention_heads', 'n_head', 'n_heads']);
   if (!heads) throw c.invalid(`${c.name('num_attention_heads')} is required`);
   const numHeads = heads.value;

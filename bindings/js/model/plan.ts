@@ -118,6 +118,12 @@ export interface LongRopeSwitch {
   length?: number;
 }
 
+/**
+ * The most layers a plan holds: a plan lists every layer, and published models have at most a few
+ * hundred, so a larger count is a broken config rather than a model (and would exhaust memory).
+ */
+export const MAX_LAYERS = 65536;
+
 /** The model-level facts of a plan. */
 export interface ModelPlan {
   /** Where it was read from. */

@@ -44,21 +44,41 @@ bool grouped_order(const RopeTensors& t, std::size_t pairs) {
   return floats <= kGroupedMaxBytes / sizeof(float);
 }
 
-void rotate_tensor(float* data, std::size_t heads, const RopeTensors& t, const RopeLanes& lanes, std::size_t b,
-                   std::size_t s0, std::size_t count, const float* const* cos_rows, const float* const* sin_rows) {
+/// Calls rotate(x, token_stride, rows, row_stride) over tokens s0..s0+count-1 of batch row b of a
+/// tensor with `heads` heads, x pointing at the first rotated lane of the first row.
+template <class Rotate>
+void walk_tensor(float* data, std::size_t heads, const RopeTensors& t, const RopeLanes& lanes, std::size_t b,
+                 std::size_t s0, Rotate rotate) {
   const std::size_t d = t.head_dim;
-  const bool grouped = grouped_order(t, lanes.pairs);
   data += lanes.first_lane;  // every row pointer below is a head's first rotated lane
   if (t.layout == HeadLayout::bshd) {  // token-major: the heads of one token are adjacent rows
-    rotate_rows(data + ((b * t.seq + s0) * heads) * d, count, heads * d, heads, d, lanes, cos_rows, sin_rows, grouped);
+    rotate(data + ((b * t.seq + s0) * heads) * d, heads * d, heads, d);
   } else {  // head-major: walk the tokens of two heads at a time (two sequential streams sharing cos/sin)
     const std::size_t head_stride = t.seq * d;
     for (std::size_t h = 0; h < heads; h += 2) {
-      const std::size_t n = heads - h < 2 ? 1 : 2;
-      rotate_rows(data + ((b * heads + h) * t.seq + s0) * d, count, d, n, head_stride, lanes, cos_rows, sin_rows,
-                  grouped);
+      rotate(data + ((b * heads + h) * t.seq + s0) * d, d, heads - h < 2 ? 1 : 2, head_stride);
     }
   }
+}
+
+void rotate_tensor(float* data, std::size_t heads, const RopeTensors& t, const RopeLanes& lanes, std::size_t b,
+                   std::size_t s0, std::size_t count, const float* const* cos_rows, const float* const* sin_rows) {
+  const bool grouped = grouped_order(t, lanes.pairs);
+  walk_tensor(data, heads, t, lanes, b, s0, [&](float* x, std::size_t token_stride, std::size_t rows,
+                                                std::size_t row_stride) {
+    rotate_rows(x, count, token_stride, rows, row_stride, lanes, cos_rows, sin_rows, grouped);
+  });
+}
+
+void rotate_tensor_exact(float* data, std::size_t heads, const RopeTensors& t, const RopeLanes& lanes, std::size_t b,
+                         std::size_t s0, std::size_t count, const ChunkRowPointers& rows) {
+  const bool half = lanes.pairing == Pairing::half;
+  const std::size_t partner = lanes.half_span != 0 ? lanes.half_span : lanes.pairs;  // half pairing: lane i + partner
+  walk_tensor(data, heads, t, lanes, b, s0, [&](float* x, std::size_t token_stride, std::size_t n,
+                                                std::size_t row_stride) {
+    kernels::rotate_tokens_exact(x, count, token_stride, n, row_stride, rows.cos_exact, rows.sin_exact, lanes.pairs,
+                                 half ? 1 : 2, half ? partner : 1);
+  });
 }
 
 }  // namespace
@@ -86,6 +106,11 @@ Status check_rope_tensors(const RopeTensors& t, Pairing pairing, int rotary_dim,
 
 void rotate_tokens(const RopeTensors& t, const RopeLanes& lanes, std::size_t b, std::size_t s0, std::size_t count,
                    const ChunkRowPointers& rows) {
+  if (rows.cos_exact != nullptr) {
+    rotate_tensor_exact(t.q, t.q_heads, t, lanes, b, s0, count, rows);
+    if (t.k != nullptr && rows.rotate_k) rotate_tensor_exact(t.k, t.k_heads, t, lanes, b, s0, count, rows);
+    return;
+  }
   rotate_tensor(t.q, t.q_heads, t, lanes, b, s0, count, rows.q_cos, rows.q_sin);
   if (t.k == nullptr || !rows.rotate_k) return;
   const bool own = rows.k_cos != nullptr;

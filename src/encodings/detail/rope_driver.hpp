@@ -46,6 +46,10 @@ struct ChunkRowPointers {
   const float* const* k_sin = nullptr;
   /// false: k is left as it is (a form that changes q only, e.g. a per-position query scale).
   bool rotate_k = true;
+  /// Compact rows in double for q and k alike (either pairing), instead of the float rows above:
+  /// the rotation is then evaluated in double and rounded to float once (rope_shift.cpp).
+  const double* const* cos_exact = nullptr;
+  const double* const* sin_exact = nullptr;
 };
 
 /// Rotates tokens s0..s0+count-1 of batch row b, every head of q and (unless told not to) of k.

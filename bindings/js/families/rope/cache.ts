@@ -9,6 +9,8 @@ import type { Ptr } from '../../runtime/raw-module.js';
 import { positionsOf } from '../../runtime/positions.js';
 import { qkOf, rotateInPlace } from './shapes.js';
 import type { RopeTensorOptions } from './shapes.js';
+import { keysOf, movePositions, SHIFT_MOVE_KEYS } from './shift.js';
+import type { RopeShiftMoveOptions } from './shift.js';
 
 /**
  * Options of {@link RopeCache.apply}: the tensors' shapes and positions, as for `rope.apply`
@@ -29,6 +31,8 @@ export interface RopeCacheState {
   rotaryDim: number;
   headDim: number | undefined;
   pairing: number;
+  /** The frequencies the rows were made from (float64), for shift(). */
+  invFreq: Float64Array;
 }
 
 
@@ -80,6 +84,30 @@ export class RopeCache extends HeapObject {
         rotaryDim: s.rotaryDim, q: qPtr, qHeads: qh.heads, k: kPtr, kHeads: kh?.heads ?? 0, batch: qh.batch, seq: qh.seq,
         headDim: qh.headDim, layout: qh.layout, offset: pos.offset, ids: idsPtr, perBatch: pos.perBatch,
       }));
+  }
+
+  /**
+   * Moves keys rotated with this cache (by `apply`) from their positions to new ones, in place, as
+   * `rope.shift` does: each pair turns by (new - old) * w_i with the cache's float64 frequencies
+   * (not its float32 rows), evaluated in float64 and rounded once. Positions need not lie inside the
+   * cache. The cache's attention factor is not applied again.
+   */
+  shift(k: TensorInput, options: RopeShiftMoveOptions): void {
+    const fn = 'RopeCache.shift';
+    const opts = args.options(fn, options, SHIFT_MOVE_KEYS);
+    const s = this.#live(fn);
+    const heap = this.heap;
+    const keys = keysOf(fn, k, opts);
+    const { qh } = keys;
+    if (s.headDim !== undefined && s.headDim !== qh.headDim) {
+      throw new PosEncError('SHAPE_MISMATCH', `${fn}: the cache was built for headDim ${s.headDim}, k has head size ${qh.headDim}`);
+    }
+    const { from, to } = movePositions(fn, opts, qh.batch, qh.seq);
+    rotateInPlace(heap, fn, keys, from.ids, (kPtr, _none, idsPtr, scope) => heap.call.ropeShiftRotation({
+      q: kPtr, qHeads: qh.heads, k: 0, kHeads: 0, batch: qh.batch, seq: qh.seq, headDim: qh.headDim, layout: qh.layout,
+      pairing: s.pairing, rotaryDim: s.rotaryDim, invFreq: scope.f64In(s.invFreq, 'invFreq'), offset: from.offset, ids: idsPtr,
+      perBatch: from.perBatch, toOffset: to.offset, toIds: scope.f64In(to.ids, 'newPositionIds'), toPerBatch: to.perBatch,
+    }));
   }
 
   /**

@@ -14,6 +14,10 @@ import type { RopeConfigOptions, RopeModelSpec } from './config.js';
 import { ropeFormsApi } from './forms.js';
 import type { Rope2dOptions, RopeMultimodalOptions, RopeXPosOptions } from './forms.js';
 import { qHeads, qkOf, rotateInPlace } from './shapes.js';
+import { permuteWeights } from './permute.js';
+import type { RopePermuteOptions, WeightData, WeightTensor } from './permute.js';
+import { ropeShiftApi } from './shift.js';
+import type { RopeShiftOptions } from './shift.js';
 import type { RopeTensorOptions } from './shapes.js';
 import { readRopeFrequencyBlock, ropeFrequencyBlockListStart } from '../../generated/boundary.js';
 import { frequencyBlockLength, PAIRINGS, readFrequencies, resolveSpec, SPEC_KEYS, seqLenOf } from './spec.js';
@@ -29,6 +33,8 @@ export type {
 } from './spec.js';
 export type { Rope2dOptions, RopeMultimodalOptions, RopeXPosOptions } from './forms.js';
 export type { RopeConfigOptions, RopeModelSpec } from './config.js';
+export type { RopeShiftMoveOptions, RopeShiftOptions } from './shift.js';
+export type { RopePermuteOptions, WeightData, WeightTensor } from './permute.js';
 
 /** Options of {@link RopeApi.apply}. */
 export interface RopeApplyOptions extends RopeSpec, RopeTensorOptions {
@@ -107,6 +113,21 @@ export interface RopeApi {
   applyMultimodal(q: TensorInput, k: TensorInput | null | undefined, options: RopeMultimodalOptions): void;
   /** The RoPE spec of a model from its Hugging Face `config.json` (object or JSON text). Throws `INVALID_CONFIG` naming the field. */
   fromConfig(config: object | string, options?: RopeConfigOptions): RopeModelSpec;
+  /**
+   * KV-cache context shift: re-rotates keys `k` already rotated with this spec from their positions
+   * (`offset`/`positionIds`) to new ones (`delta`, `newOffset` or `newPositionIds`), in place. Each
+   * pair turns by (new - old) * w_i, formed and evaluated in float64 from the absolute positions and
+   * rounded once; the attention factor is not applied again. `dynamic` scaling and a LongRoPE list
+   * switch are refused (`INVALID_ARGUMENT`).
+   */
+  shift(k: TensorInput, options: RopeShiftOptions): void;
+  /**
+   * A q/k projection weight `[outFeatures, inFeatures]` (or bias `[outFeatures]`) with the rows of
+   * each head reordered for the other pairing (`to: 'half'`: Hugging Face's permute of Meta
+   * checkpoints; `to: 'interleaved'`: llama.cpp's, back), as a new array of the same element type.
+   * A permutation: `to` one pairing and back is the identity, bit for bit.
+   */
+  permuteWeights<T extends WeightData>(weight: T | WeightTensor<T>, options: RopePermuteOptions): WeightTensor<T>;
 }
 
 const APPLY_OPTIONS = [...SPEC_KEYS, 'layout', 'dims', 'kDims', 'numHeads', 'offset', 'positionIds', 'seqLen', 'mropeSection'];
@@ -230,7 +251,8 @@ export function ropeApi(heap: Heap): RopeApi {
         throw error;
       }
       if (expanded) call.ropeExpandTable({ cos, sin, n: rows * pairs, cos2, sin2 });
-      return new RopeCache(heap, { table, cos, sin, cos2, sin2, rows, pairs, rotaryDim: spec.rotaryDim, headDim, pairing: spec.pairing });
+      const invFreq = heap.f64(freq.invFreq, pairs).slice();
+      return new RopeCache(heap, { table, cos, sin, cos2, sin2, rows, pairs, rotaryDim: spec.rotaryDim, headDim, pairing: spec.pairing, invFreq });
     } finally {
       scope.release();
     }
@@ -288,7 +310,7 @@ export function ropeApi(heap: Heap): RopeApi {
     }
   }
 
-  return { apply, frequencies, angles, createCache, rotaryEmbedding, ...ropeFormsApi(heap), fromConfig };
+  return { apply, frequencies, angles, createCache, rotaryEmbedding, ...ropeFormsApi(heap), fromConfig, ...ropeShiftApi(heap), permuteWeights };
 }
 
 function interleavedFlag(fn: string, value: unknown): number {

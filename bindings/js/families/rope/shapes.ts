@@ -36,9 +36,10 @@ export interface Heads {
 
 /**
  * Reads q's shape. Rank 4 needs `layout`; rank 3 is `[batch, seq, hidden]` split into `numHeads`
- * heads (the ONNX convention); rank 2 is `[seq, headDim]`, one head.
+ * heads (the ONNX convention); rank 2 is `[seq, headDim]`, one head. `name` names the tensor in
+ * messages (`'k'` for rope.shift, which takes keys alone).
  */
-export function qHeads(fn: string, q: TensorArg, layout: unknown, numHeads: unknown): Heads {
+export function qHeads(fn: string, q: TensorArg, layout: unknown, numHeads: unknown, name = 'q'): Heads {
   const d = q.dims;
   if (d.length === 4) {
     if (layout === undefined) {
@@ -46,29 +47,29 @@ export function qHeads(fn: string, q: TensorArg, layout: unknown, numHeads: unkn
     }
     const l = args.choice(fn, 'layout', layout, HEAD_LAYOUTS);
     if (numHeads !== undefined && args.integer(fn, 'numHeads', numHeads) !== (l === 0 ? d[2] : d[1])) {
-      throw new PosEncError('SHAPE_MISMATCH', `${fn}: numHeads ${String(numHeads)} disagrees with q's dims [${d.join(', ')}]`);
+      throw new PosEncError('SHAPE_MISMATCH', `${fn}: numHeads ${String(numHeads)} disagrees with ${name}'s dims [${d.join(', ')}]`);
     }
     return l === 0
       ? { batch: d[0]!, seq: d[1]!, heads: d[2]!, headDim: d[3]!, layout: 0 }
       : { batch: d[0]!, heads: d[1]!, seq: d[2]!, headDim: d[3]!, layout: 1 };
   }
   if (layout !== undefined && args.choice(fn, 'layout', layout, HEAD_LAYOUTS) !== 0) {
-    throw new PosEncError('INVALID_ARGUMENT', `${fn}: layout 'bhsd' needs a 4-D tensor; q has dims [${d.join(', ')}]`);
+    throw new PosEncError('INVALID_ARGUMENT', `${fn}: layout 'bhsd' needs a 4-D tensor; ${name} has dims [${d.join(', ')}]`);
   }
   if (d.length === 3) {
     const heads = args.integer(fn, 'numHeads', args.required(fn, { numHeads }, 'numHeads'));
     if (d[2]! % heads !== 0) {
-      throw new PosEncError('SHAPE_MISMATCH', `${fn}: q's last dim ${d[2]} is not divisible by numHeads ${heads}`);
+      throw new PosEncError('SHAPE_MISMATCH', `${fn}: ${name}'s last dim ${d[2]} is not divisible by numHeads ${heads}`);
     }
     return { batch: d[0]!, seq: d[1]!, heads, headDim: d[2]! / heads, layout: 0 };
   }
   if (d.length === 2) {
     if (numHeads !== undefined && args.integer(fn, 'numHeads', numHeads) !== 1) {
-      throw new PosEncError('SHAPE_MISMATCH', `${fn}: a 2-D q [seq, headDim] holds one head, but numHeads is ${String(numHeads)}`);
+      throw new PosEncError('SHAPE_MISMATCH', `${fn}: a 2-D ${name} [seq, headDim] holds one head, but numHeads is ${String(numHeads)}`);
     }
     return { batch: 1, seq: d[0]!, heads: 1, headDim: d[1]!, layout: 0 };
   }
-  throw new PosEncError('SHAPE_MISMATCH', `${fn}: q must have 2, 3 or 4 dims, got [${d.join(', ')}]`);
+  throw new PosEncError('SHAPE_MISMATCH', `${fn}: ${name} must have 2, 3 or 4 dims, got [${d.join(', ')}]`);
 }
 
 /** Reads k's shape, which must agree with q's in batch, seq, headDim and rank; its head count may differ. */

@@ -1,0 +1,116 @@
+// Weight permutation between the two RoPE pairings: the output rows of a q or k projection (and its
+// bias) reordered inside each head so that a checkpoint trained with one pairing runs with the other.
+// Interleaved -> half is the `permute` of Hugging Face's convert_llama_weights_to_hf.py (Meta
+// checkpoints to transformers: w.view(n_heads, dim1 // n_heads // 2, 2, dim2).transpose(1, 2)); half
+// -> interleaved is the `permute` of llama.cpp's convert_hf_to_gguf.py (LlamaModel.permute, which
+// undoes it for GGUF's NORM rope). Here the rotated lanes of a head may be a leading part of it
+// (partial rotary), whose other rows stay in place. Rows move whole, so any element type works,
+// including the raw bytes of quantized rows. Plain JavaScript: a permutation needs no arithmetic.
+import * as args from '../../runtime/args.js';
+import { PosEncError } from '../../runtime/errors.js';
+import { PAIRINGS } from './spec.js';
+import type { RopePairing } from './spec.js';
+
+/** A typed array of any element type (float32, float64, the uint16 bits of float16/bfloat16, the bytes of quantized rows...). */
+export type WeightData =
+  | Float32Array | Float64Array | Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array
+  | BigInt64Array | BigUint64Array;
+
+/** A projection weight `[outFeatures, inFeatures]` or bias `[outFeatures]`, of any element type. */
+export interface WeightTensor<T extends WeightData = WeightData> {
+  data: T;
+  dims: number[];
+}
+
+/** Options of {@link RopeApi.permuteWeights}. */
+export interface RopePermuteOptions {
+  /**
+   * The pairing the rows should have afterwards: `'half'` turns Meta-style (interleaved) rows into
+   * Hugging Face's (half); `'interleaved'` turns Hugging Face rows into Meta's / GGUF's.
+   */
+  to: RopePairing;
+  /** Heads of this projection: `num_attention_heads` for q_proj, `num_key_value_heads` for k_proj. */
+  numHeads: number;
+  /** Rows per head (default outFeatures / numHeads). */
+  headDim?: number;
+  /** Leading rows of each head that rotate (even, default headDim); the other rows stay in place. */
+  rotaryDim?: number;
+  /** Shape of a bare typed array: `[outFeatures, inFeatures]`, or `[outFeatures]` for a bias. */
+  dims?: readonly number[];
+}
+
+function isWeightData(value: unknown): value is WeightData {
+  return ArrayBuffer.isView(value) && !(value instanceof DataView);
+}
+
+/**
+ * The source row (inside one head) of every row of the permuted head: `source[j]` is the row that
+ * lands at j. To 'half': rows 2i and 2i+1 become rows i and i + r/2; to 'interleaved', the reverse.
+ */
+export function headRowSource(to: RopePairing, headDim: number, rotaryDim: number): Int32Array {
+  const source = Int32Array.from({ length: headDim }, (_, j) => j);
+  const half = rotaryDim / 2;
+  for (let i = 0; i < half; i++) {
+    if (to === 'half') {
+      source[i] = 2 * i;
+      source[half + i] = 2 * i + 1;
+    } else {
+      source[2 * i] = i;
+      source[2 * i + 1] = half + i;
+    }
+  }
+  return source;
+}
+
+/** `rope.permuteWeights`: a permuted copy of a q/k projection weight or bias, of the same element type. */
+export function permuteWeights<T extends WeightData>(weight: T | WeightTensor<T>, options: RopePermuteOptions): WeightTensor<T> {
+  const fn = 'rope.permuteWeights';
+  const opts = args.options(fn, options, ['to', 'numHeads', 'headDim', 'rotaryDim', 'dims']);
+  const to = PAIRINGS[args.choice(fn, 'to', args.required(fn, opts, 'to'), PAIRINGS)]!;
+  let data: unknown;
+  let shape: unknown;
+  if (isWeightData(weight)) {
+    data = weight;
+    shape = args.required(fn, opts, 'dims');
+  } else if (weight !== null && typeof weight === 'object' && 'data' in weight && 'dims' in weight) {
+    data = weight.data;
+    shape = weight.dims;
+    if (opts.dims !== undefined) throw new PosEncError('INVALID_ARGUMENT', `${fn}: the weight carries its dims; do not give option 'dims' too`);
+    if (!isWeightData(data)) throw new PosEncError('INVALID_TYPE', `${fn}: weight.data must be a typed array, got ${args.describe(data)}`);
+  } else {
+    throw new PosEncError('INVALID_TYPE', `${fn}: weight must be a typed array or a { data, dims } tensor, got ${args.describe(weight)}`);
+  }
+  const dims = args.shapeOf(fn, 'dims', shape);
+  if (dims.length !== 1 && dims.length !== 2) {
+    throw new PosEncError('SHAPE_MISMATCH', `${fn}: a projection weight is [outFeatures, inFeatures] and a bias [outFeatures], got dims [${dims.join(', ')}]`);
+  }
+  const values = data as T;
+  const rows = dims[0]!;
+  const cols = dims.length === 2 ? dims[1]! : 1;
+  if (values.length !== rows * cols) {
+    throw new PosEncError('SHAPE_MISMATCH', `${fn}: weight has ${values.length} elements, but dims [${dims.join(', ')}] need ${rows * cols}`);
+  }
+  const numHeads = args.integer(fn, 'numHeads', args.required(fn, opts, 'numHeads'));
+  const headDim = opts.headDim === undefined ? rows / numHeads : args.integer(fn, 'headDim', opts.headDim);
+  if (!Number.isInteger(headDim) || headDim * numHeads !== rows) {
+    const why = opts.headDim === undefined ? `numHeads ${numHeads} does not divide them` : `they are not numHeads ${numHeads} x headDim ${headDim}`;
+    throw new PosEncError('SHAPE_MISMATCH', `${fn}: the weight has ${rows} output rows, and ${why}`);
+  }
+  const rotaryDim = opts.rotaryDim === undefined ? headDim : args.integer(fn, 'rotaryDim', opts.rotaryDim);
+  if (rotaryDim % 2 !== 0 || rotaryDim > headDim) {
+    throw new PosEncError(rotaryDim > headDim ? 'OUT_OF_RANGE' : 'INVALID_ARGUMENT', `${fn}: rotaryDim must be an even integer from 2 to headDim (${headDim}), got ${rotaryDim}`);
+  }
+  const source = headRowSource(to, headDim, rotaryDim);
+  // Every typed array has subarray and set; the union of their signatures is not callable in TS.
+  type Rows = { subarray(begin: number, end: number): Rows; set(rows: Rows, offset: number): void; length: number };
+  const out = new (values.constructor as new (n: number) => T)(values.length);
+  const src = values as unknown as Rows;
+  const dst = out as unknown as Rows;
+  for (let h = 0; h < numHeads; h++) {
+    for (let j = 0; j < headDim; j++) {
+      const from = (h * headDim + source[j]!) * cols;
+      dst.set(src.subarray(from, from + cols), (h * headDim + j) * cols);
+    }
+  }
+  return { data: out, dims };
+}

@@ -197,6 +197,11 @@ export function timingTests(shared) {
         ['rope: R over all 512 lanes', typing(numberField(rope, 'lanes shown'), 512)],
         ['rope: q and k shifted by 1 000 000', typing(numberField(rope, 'shift both by s'), 1000000)],
         ['rope: the decay over 1 000 000 tokens', typing(numberField(rope, 'distance up to'), 1000000)],
+        ['rope: the precision oracle over 262 144 positions (Ministral 3)', async () => {
+          const box = await figure(rope, 'Error per position').getByRole('combobox', { name: 'model' }).elementHandle();
+          return () => box.selectOption('ministral3');
+        }],
+        ['rope: a KV-cache shift at position 10 000 000', typing(numberField(rope, 'cache starts at position'), 10000000)],
         ['rope: the plan of Phi-3.5 mini', async () => {
           const b = await rope.getByRole('button', { name: 'Phi-3.5 mini', exact: true }).elementHandle();
           return () => b.click();

@@ -1,16 +1,19 @@
 // e2e: the parts of the RoPE section that teach why it works: R_Θ,m as a matrix (entries against
 // the float64 cos and sin of m·θ_i and pe.rope.apply), q and k moved together (pe.rope.apply in
 // Node), RoFormer's long-term decay (the float64 formula on pe.rope.frequencies), the numbers of
-// "why RoPE works", and the plan of a model (pe.model.fromConfig / summarize on the same files).
+// "why RoPE works", the plan of a model (pe.model.fromConfig / summarize on the same files), the
+// precision oracle (pe.precision.oracle in Node) and a KV-cache shift (pe.rope.shift in Node).
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 
+import { CACHE_TOKENS, cacheKeys } from '../../../web/js/sections/rope/kv-shift.js';
 import { PLAN_EXAMPLES } from '../../../web/js/sections/rope/plan.js';
+import { PRECISION_POINTS } from '../../../web/js/sections/rope/precision.js';
 import { SHIFT_SEEDS } from '../../../web/js/sections/rope/shift.js';
 import { randomVector } from '../../../web/js/toy.js';
 import { bytes, int, num, signed } from '../../../web/js/ui/format.js';
-import { canvasStats, figure, fill, heatmapCursor, numberField, plotKeys, press, readout, settled } from '../page-helpers.mjs';
+import { canvasStats, choose, figure, fill, heatmapCursor, numberField, parseNumber, plotKeys, press, readout, select, settled } from '../page-helpers.mjs';
 import { ropeParts, ropeSettings } from './rope.mjs';
 
 const ROOT = new URL('../../../', import.meta.url);
@@ -198,6 +201,81 @@ export function ropeLessonTests(ctx) {
       await text.focus();
       await press(plan, 'Gemma 3 1B');
       assert.equal(await plan.getAttribute('data-stale'), null);
+      await page.mouse.move(1, 1);
+    });
+
+    test('the precision oracle: each pipeline’s error per position is pe.precision.oracle’s; posenc stays at float32 rounding', async () => {
+      const { pe, page } = ctx;
+      const { s } = parts();
+      const fig = figure(s, 'Error per position');
+      const llama = pe.model.fromConfig(readFileSync(new URL('tests/fixtures/models/llama-3.1-8b.json', ROOT), 'utf8'));
+      const bucket = 131072 / PRECISION_POINTS;
+      for (const [precision, pipelines] of [['float32', ['hf-float32', 'ggml-float32']], ['bfloat16', ['hf-bfloat16']]]) {
+        await choose(fig, precision);
+        const report = pe.precision.oracle(llama, { contextLength: 131072, bucket, pipelines });
+        for (const [keys, k] of [[['End'], PRECISION_POINTS - 1], [['Home'], 0]]) {
+          await plotKeys(fig, keys);
+          assert.equal(await readout(fig, 'positions'), `${int(k * bucket)}–${int((k + 1) * bucket - 1)}`);
+          for (const p of report.pipelines) assert.equal(await readout(fig, p.name), num(p.rotationError[k], 2), `${p.name} at bucket ${k}`);
+          assert.ok(parseNumber(await readout(fig, 'posenc')) <= 2 ** -23, 'posenc: float64 angles, rounded once');
+        }
+        if (precision === 'float32') assert.ok(report.pipelines[0].maxRotationError > 1e-3, 'float32 angles drift by thousandths at 128k');
+      }
+      await choose(fig, 'float32');
+      await select(fig, 'model', 'section');
+      await fill(numberField(fig, 'positions'), 8192);
+      const own = pe.precision.oracle({ headDim: 64, rotaryDim: 64, base: 10000, pairing: 'half' }, { contextLength: 8192, bucket: 16, pipelines: ['hf-float32', 'ggml-float32'] });
+      await plotKeys(fig, ['End']);
+      assert.equal(await readout(fig, 'hf-float32'), num(own.pipelines[0].rotationError[PRECISION_POINTS - 1], 2));
+      await select(fig, 'model', 'llama31');
+      assert.equal(await numberField(fig, 'positions').inputValue(), '131072');
+      await page.mouse.move(1, 1);
+    });
+
+    test('a KV-cache shift: keys moved by pe.rope.shift equal keys rotated afresh, to float32 rounding', async () => {
+      const { pe, page } = ctx;
+      const p = parts();
+      const fig = figure(p.s, 'A cache of 12 keys, a span dropped');
+      for (const offset of [0, 1000000]) {
+        await fill(numberField(fig, 'cache starts at position'), offset);
+        const d = 64;
+        const keys = cacheKeys(d);
+        const cached = keys.slice();
+        pe.rope.apply(cached, null, { dims: [CACHE_TOKENS, d], offset, base: 10000 });
+        const kept = [0, 1, 2, 6, 7, 8, 9, 10, 11];
+        const k = new Float32Array(kept.length * d);
+        const fresh = new Float32Array(kept.length * d);
+        kept.forEach((t, row) => {
+          k.set(cached.subarray(t * d, (t + 1) * d), row * d);
+          fresh.set(keys.subarray(t * d, (t + 1) * d), row * d);
+        });
+        const stale = k.slice();
+        pe.rope.shift(k, { dims: [kept.length, d], base: 10000, positionIds: kept.map((t) => offset + t), newOffset: offset });
+        pe.rope.apply(fresh, null, { dims: [kept.length, d], offset, base: 10000 });
+        const gap = (a, row) => Math.max(...Array.from({ length: d }, (_, l) => Math.abs(a[row * d + l] - fresh[row * d + l])));
+        await plotKeys(fig, ['Home', 'ArrowRight', 'ArrowRight', 'ArrowRight']); // kept token 6
+        assert.equal(await readout(fig, 'old'), int(offset + 6));
+        assert.equal(await readout(fig, 'new'), int(offset + 3));
+        assert.equal(await readout(fig, 'shifted'), num(gap(k, 3), 2), `offset ${offset}`);
+        assert.equal(await readout(fig, 'unshifted'), num(gap(stale, 3), 2));
+        assert.ok(gap(k, 3) <= 2 ** -22, `shifted keys are the fresh ones: ${gap(k, 3)}`);
+        assert.ok(gap(stale, 3) > 0.05, 'keys left in place are not');
+      }
+      await fill(numberField(fig, 'cache starts at position'), 0);
+      // dynamic NTK cannot be shifted exactly: posenc says so, the figure is not redrawn
+      await select(p.s, 'scaling type', 'dynamic');
+      let error;
+      try {
+        const spec = { dims: [1, 64], base: 10000, scaling: { type: 'dynamic', factor: 4, maxPositionEmbeddings: 4096 } };
+        pe.rope.shift(new Float32Array(64), { ...spec, positionIds: [5], newOffset: 0 });
+      } catch (e) {
+        error = e;
+      }
+      assert.equal(error?.code, 'INVALID_ARGUMENT');
+      assert.match(await fig.getByRole('alert').textContent(), /^rope\.shift: /);
+      assert.equal(await fig.getAttribute('data-stale'), 'true');
+      await select(p.s, 'scaling type', 'default');
+      assert.equal(await fig.getAttribute('data-stale'), null);
       await page.mouse.move(1, 1);
     });
   });

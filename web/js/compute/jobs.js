@@ -119,6 +119,58 @@ function ropeDecay(pe, a) {
 }
 
 /**
+ * pe.precision.oracle for a spec or the plan of a config, and posenc's own error for the same RoPE
+ * (the oracle's first layer with RoPE): the unit vector whose pair i is (cos(0.5 + i), sin(0.5 + i)),
+ * rounded to float32, rotated by pe.rope.apply at every position, against the float64 rotation
+ * (θ = p·w_i from pe.rope.frequencies at the context length, times the attention factor); the
+ * largest error of each bucket of positions.
+ * @param {PosEnc} pe
+ * @param {{ spec?: import('posenc').RopeSpec & { headDim: number, rotaryDim: number, pairing: 'half' | 'interleaved' }, config?: string,
+ *   contextLength: number, bucket: number, pipelines: string[] }} a
+ */
+function precisionOracle(pe, a) {
+  const plan = a.config === undefined ? null : pe.model.fromConfig(a.config);
+  const target = plan ?? /** @type {import('posenc').RopeSpec} */ (a.spec);
+  const report = pe.precision.oracle(target, {
+    contextLength: a.contextLength, bucket: a.bucket, pipelines: /** @type {any} */ (a.pipelines),
+  });
+  const layer = plan?.layers.find((l) => l.rope !== null)?.rope?.spec;
+  const spec = /** @type {import('posenc').RopeSpec & { headDim: number, rotaryDim: number, pairing: 'half' | 'interleaved' }} */ (layer ?? a.spec);
+  const { headDim: d, rotaryDim: r, pairing } = spec;
+  const { invFreq, attentionFactor: A } = pe.rope.frequencies(spec, { seqLen: a.contextLength });
+  const half = r / 2;
+  const lanes = (/** @type {number} */ i) => (pairing === 'half' ? [i, i + half] : [2 * i, 2 * i + 1]);
+  const unit = new Float32Array(d);
+  for (let i = 0; i < half; i++) {
+    const [x, y] = lanes(i);
+    unit[x] = Math.cos(0.5 + i);
+    unit[y] = Math.sin(0.5 + i);
+  }
+  const posenc = new Float64Array(report.positions.length);
+  const rows = 2048;
+  for (let start = 0; start < a.contextLength; start += rows) {
+    const n = Math.min(rows, a.contextLength - start);
+    const x = new Float32Array(n * d);
+    for (let t = 0; t < n; t++) x.set(unit, t * d);
+    pe.rope.apply(x, null, { ...spec, dims: [n, d], offset: start, seqLen: a.contextLength });
+    for (let t = 0; t < n; t++) {
+      const p = start + t;
+      let worst = 0;
+      for (let i = 0; i < half; i++) {
+        const [xi, yi] = lanes(i);
+        const angle = p * invFreq[i];
+        const [c, s] = [Math.cos(angle) * A, Math.sin(angle) * A];
+        const [u, v] = [unit[xi], unit[yi]];
+        worst = Math.max(worst, Math.abs(x[t * d + xi] - (u * c - v * s)), Math.abs(x[t * d + yi] - (u * s + v * c)));
+      }
+      const b = Math.floor(p / a.bucket);
+      posenc[b] = Math.max(posenc[b], worst);
+    }
+  }
+  return { result: { ...report, posenc }, transfer: [posenc.buffer] };
+}
+
+/**
  * Trains the page's position table (sections/learned/train.js) for about `budgetMs`, from `state`
  * on; returns the new state. The section chains these jobs, drawing the table between them.
  * @param {PosEnc} pe @param {{ state: import('../sections/learned/train.js').TrainState, budgetMs: number }} a
@@ -128,6 +180,6 @@ function trainTable(pe, a) {
   return { result: { state }, transfer: [state.table.buffer, state.m.buffer, state.v.buffer, state.losses.buffer] };
 }
 
-export const JOBS = { sinusoidal, sinusoidalCurves, ropeScores, ropeDecay, trainTable };
+export const JOBS = { sinusoidal, sinusoidalCurves, ropeScores, ropeDecay, precisionOracle, trainTable };
 /** @typedef {typeof JOBS} Jobs */
 /** @typedef {keyof Jobs} JobName */

@@ -137,12 +137,18 @@ export function timingTests(shared) {
       const learned = section(page, 'Learned position tables');
       const rel = section(page, 'Relative positions');
       const rope = section(page, 'Rotary position embedding (RoPE)');
+      const compare = section(page, 'Comparison');
       const steps = [
         ['why: a 16-word sentence', typing(why.getByRole('textbox', { name: /^sentence/ }), Array.from({ length: 16 }, (_, i) => `word${i}`).join(' '))],
         ['why: RoPE for 16 words', async () => {
           const radio = await why.getByRole('radio', { name: 'RoPE' }).elementHandle();
           return () => radio.check();
         }],
+        ['why: undo the permutation for 16 words', async () => {
+          const box = await why.getByRole('checkbox', { name: 'undo the permutation in the permuted figures' }).elementHandle();
+          return () => box.check();
+        }],
+        ['why: X = E + P at position 100 000', typing(numberField(why, 'position p'), 100000)],
         ['sinusoidal: dim 512 (the slider\'s end)', async () => {
           const slider = await sin.getByRole('slider', { name: /^dim/ }).elementHandle();
           await slider.focus();
@@ -173,7 +179,14 @@ export function timingTests(shared) {
             el.dispatchEvent(new DragEvent('drop', { dataTransfer: data, bubbles: true, cancelable: true }));
           });
         }],
+        ['learned: position 2 729 of the 1024-row table, stretched (the limit)', typing(numberField(learned, 'ask for position'), 2729)],
+        ['learned: training 128 positions × 32 dims', all(typing(numberField(learned, 'positions'), 128), typing(numberField(learned, 'width'), 32))],
+        ['learned: training again at 64 × 16 (the defaults)', all(typing(numberField(learned, 'positions'), 64), typing(numberField(learned, 'width'), 16))],
         ['relative: 512 queries × 512 keys', all(typing(numberField(rel, 'queries'), 512), typing(numberField(rel, 'keys'), 512))],
+        ['relative: Shaw’s position term at 512²', async () => {
+          const radio = await rel.getByRole('radio', { name: 'position term', exact: true }).elementHandle();
+          return () => radio.check();
+        }],
         ['relative: query offset 100 000', typing(numberField(rel, 'query offset'), 100000)],
         ['relative: ALiBi 128 heads at 512²', typing(numberField(rel, 'heads'), 128)],
         ['relative: T5 512 buckets, maxDistance 100 000', all(typing(numberField(rel, 'numBuckets'), 512), typing(numberField(rel, 'maxDistance'), 100000))],
@@ -181,12 +194,25 @@ export function timingTests(shared) {
         ['relative: Transformer-XL memLen 512, dModel 1024', all(typing(numberField(rel, 'memLen'), 512), typing(numberField(rel, 'dModel'), 1024))],
         ['rope: head dim 512', typing(numberField(rope, 'head dim'), 512)],
         ['rope: q·k over 512 positions at head dim 512', typing(numberField(figure(rope, 'q·k depends only on'), 'positions'), 512)],
+        ['rope: R over all 512 lanes', typing(numberField(rope, 'lanes shown'), 512)],
+        ['rope: q and k shifted by 1 000 000', typing(numberField(rope, 'shift both by s'), 1000000)],
+        ['rope: the decay over 1 000 000 tokens', typing(numberField(rope, 'distance up to'), 1000000)],
+        ['rope: the precision oracle over 262 144 positions (Ministral 3)', async () => {
+          const box = await figure(rope, 'Error per position').getByRole('combobox', { name: 'model' }).elementHandle();
+          return () => box.selectOption('ministral3');
+        }],
+        ['rope: a KV-cache shift at position 10 000 000', typing(numberField(rope, 'cache starts at position'), 10000000)],
+        ['rope: the plan of Phi-3.5 mini', async () => {
+          const b = await rope.getByRole('button', { name: 'Phi-3.5 mini', exact: true }).elementHandle();
+          return () => b.click();
+        }],
         ['rope: LongRoPE at head dim 512', async () => {
           const box = await rope.getByRole('combobox', { name: 'scaling type' }).elementHandle();
           return () => box.selectOption('longrope');
         }],
         ['rope: position 1 000 000 on the slowest pair', all(typing(numberField(figure(rope, 'One pair, turning'), 'pair i'), 255), typing(numberField(figure(rope, 'One pair, turning'), 'position m'), 1000000))],
         ['rope: context 10 000 000', typing(numberField(rope, 'context'), 10000000)],
+        ['compare: every method up to 16 384 tokens', typing(numberField(compare, 'distance shown up to'), 16384)],
       ];
       await page.evaluate((b64) => {
         window.__table = new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], 'gpt2-sized.npy');

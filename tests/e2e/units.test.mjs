@@ -97,3 +97,28 @@ test('the label grid: a free spot is taken, one on a line is not, boxes do not o
   assert.ok(layout.cost({ x: 10, y: 58, w: 50, h: 15 }) > 0, 'one that reaches into it is not');
   assert.ok(layout.cost({ x: -5, y: 10, w: 20, h: 10 }) >= 1000, 'off the canvas counts as taken');
 });
+
+test('the trained table: the hand-written gradient is the loss’s (central differences), and Adam lowers the loss', async () => {
+  const { createPosEnc } = await import('../../dist/node.js');
+  const { initialState, lossAndGradient, targetWeights, trainSteps } = await import('../../web/js/sections/learned/train.js');
+  const pe = await createPosEnc();
+  const [L, d] = [8, 4];
+  const inputs = Float64Array.from({ length: 16 * L }, (_, k) => Math.sin(1.7 * k));
+  const table = Float32Array.from({ length: L * d }, (_, k) => 0.8 * Math.cos(0.9 * k));
+  const target = targetWeights(L, 1);
+  assert.deepEqual(Array.from(target.subarray(0, L), (v) => Number(v.toFixed(4))), [0.5, 0.5, 0, 0, 0, 0, 0, 0], 'row 0 averages positions 0 and 1');
+  const { grad } = lossAndGradient(pe, table, L, d, inputs, target);
+  for (let k = 0; k < L * d; k++) {
+    const h = 1e-2;
+    const plus = table.slice();
+    const minus = table.slice();
+    plus[k] += h;
+    minus[k] -= h;
+    const numeric = (lossAndGradient(pe, plus, L, d, inputs, target).loss - lossAndGradient(pe, minus, L, d, inputs, target).loss) / (plus[k] - minus[k]);
+    assert.ok(Math.abs(numeric - grad[k]) < 1e-4 * Math.max(1, Math.abs(grad[k]) * 100), `d loss / d P[${k}]: ${grad[k]} vs ${numeric}`);
+  }
+  const state = trainSteps(pe, initialState({ positions: 16, dim: 8, window: 1, steps: 200, seed: 3 }));
+  assert.equal(state.step, 200);
+  const mean = (a, b) => state.losses.subarray(a, b).reduce((s, v) => s + v, 0) / (b - a);
+  assert.ok(mean(180, 200) < mean(0, 20) / 3, `${mean(0, 20)} → ${mean(180, 200)}`);
+});

@@ -15,6 +15,7 @@ const SECTIONS = [
   ['learned', () => import('./sections/learned/index.js')],
   ['relative', () => import('./sections/relative/index.js')],
   ['rope', () => import('./sections/rope/index.js')],
+  ['compare', () => import('./sections/compare/index.js')],
 ];
 
 /** Whether the reader scrolled, clicked or typed since the page opened. */

@@ -32,10 +32,14 @@ export const TOY_DIM = 16;
 /** Longest sentence the demo takes (the toy learned table has rows for 0..TOY_MAX_TOKENS-1). */
 export const TOY_MAX_TOKENS = 16;
 
-/** Toy query and key projections [dim, dim] (row-major), the same on every load. */
+/** Toy query, key and value projections [dim, dim] (row-major), the same on every load. */
 export function toyProjections(dim = TOY_DIM) {
   const scale = 2.5 / Math.sqrt(dim);
-  return { wq: randomVector(dim * dim, 101).map((v) => v * scale), wk: randomVector(dim * dim, 202).map((v) => v * scale) };
+  return {
+    wq: randomVector(dim * dim, 101).map((v) => v * scale),
+    wk: randomVector(dim * dim, 202).map((v) => v * scale),
+    wv: randomVector(dim * dim, 505).map((v) => v * (1.5 / Math.sqrt(dim))),
+  };
 }
 
 /** x [n, dim] times w [dim, dim]: the toy model's projection (not part of any encoding). @param {Float32Array} x @param {Float32Array} w @param {number} n @param {number} dim */

@@ -1,10 +1,25 @@
-// e2e: the learned-table section: files chosen, dropped and generated; bad files; readouts vs pe.io / pe.learned.
+// e2e: the learned-table section: the table trained on load (the same table train.js trains in Node
+// with the package), compared with pe.sinusoidal.table; OUT_OF_RANGE past the last row and the
+// stretched table (pe.learned.interpolate); files chosen, dropped and generated; bad files;
+// readouts vs pe.io / pe.learned.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { encodeFloats, npyBytes, safetensorsBytes } from '../../js/io-fixtures.mjs';
-import { signed } from '../../../web/js/ui/format.js';
-import { canvasStats, figure, heatmapCursor, readout, rowDot, section, select, settled } from '../page-helpers.mjs';
+import { initialState, trainSteps } from '../../../web/js/sections/learned/train.js';
+import { int, num, signed } from '../../../web/js/ui/format.js';
+import { canvasStats, figure, fill, heatmapCursor, numberField, press, readout, rowDot, section, select, settled } from '../page-helpers.mjs';
+
+/** The table the page trains with these settings, trained here. */
+function trained(pe, settings) {
+  const state = initialState(settings);
+  return trainSteps(pe, state);
+}
+
+/** Cosine of rows a and b of a [rows, dim] table. */
+function cosine(data, dim, a, b) {
+  return rowDot(data, dim, a, b) / Math.sqrt(rowDot(data, dim, a, a) * rowDot(data, dim, b, b));
+}
 
 /** Deterministic table values exact in bfloat16 (and so in every format): k/64 for small integers k. */
 function tableValues(rows, dim, seed) {
@@ -28,11 +43,98 @@ export function learnedTests(ctx) {
       await settled(page);
     }
 
-    test('before a file: the figures say what to do; a bad file shows a specific message and changes nothing', async () => {
-      const { status, info, tensor, table } = parts();
-      assert.equal(await tensor.isDisabled(), true);
-      const empty = await canvasStats(table);
-      assert.ok(empty.inked > 0 && empty.inked < 0.05, 'an empty plot writes what to do in it');
+    test('on load a table is trained in the worker: the one train.js trains in Node, drawn with its loss', async () => {
+      const { pe } = ctx;
+      const { s, info, table, row, matrix, simRow } = parts();
+      const loss = figure(s, 'Training');
+      assert.equal(await s.getAttribute('data-training'), 'done');
+      const state = trained(pe, { positions: 64, dim: 16, window: 2, steps: 1000, seed: 1 });
+      assert.equal(await info.textContent(), `trained here · 64 positions × 16 dims · step 1${'\u2009'}000 of 1${'\u2009'}000 · loss ${num(state.losses[999], 3)}`);
+      for (const fig of [loss, table, row, matrix, simRow]) {
+        const st = await canvasStats(fig);
+        assert.ok(st.inked > 0.03 && st.colours > 8, `a plot looks blank: ${JSON.stringify(st)}`);
+      }
+      for (const [r, c] of [[7, 3], [40, 15], [63, 0]]) {
+        await heatmapCursor(table, r, c);
+        assert.equal(await readout(table, 'value'), signed(state.table[r * 16 + c]), `E[${r}, ${c}]`);
+      }
+      assert.equal(await readout(loss, 'first-loss'), num(state.losses[0], 3));
+      assert.equal(await readout(loss, 'loss'), num(state.losses[999], 3));
+      assert.ok(state.losses[999] < state.losses[0] / 4, 'it learned');
+      // what it learned: neighbouring rows point the same way, far ones do not
+      assert.ok(cosine(state.table, 16, 32, 33) > 0.8 && cosine(state.table, 16, 32, 48) < 0.3);
+    });
+
+    test('the trained table against pe.sinusoidal.table of the same size', async () => {
+      const { pe } = ctx;
+      const { s } = parts();
+      const versus = figure(s, 'Trained against sinusoidal');
+      const state = trained(pe, { positions: 64, dim: 16, window: 2, steps: 1000, seed: 1 });
+      const sin = pe.sinusoidal.table({ length: 64, dim: 16 }).data;
+      await heatmapCursor(versus, 32, 40);
+      assert.equal(await readout(versus, 'trained'), signed(cosine(state.table, 16, 32, 40), 4));
+      assert.equal(await readout(versus, 'sinusoidal'), signed(cosine(sin, 16, 32, 40), 4));
+      assert.equal(await readout(versus, 'trained-next'), signed(cosine(state.table, 16, 32, 33), 4));
+      for (const area of await versus.locator('.plot-area').all()) assert.ok((await canvasStats(area)).inked > 0.05);
+    });
+
+    test('past the last row: OUT_OF_RANGE as posenc says it, and the table stretched by pe.learned.interpolate', async () => {
+      const { pe } = ctx;
+      const { s } = parts();
+      const beyond = figure(s, 'Asking the table for position');
+      const position = numberField(s, 'ask for position');
+      const state = trained(pe, { positions: 64, dim: 16, window: 2, steps: 1000, seed: 1 });
+      const positions = pe.learned.createTable({ data: state.table, dims: [64, 16] });
+      try {
+        assert.equal(await position.inputValue(), '70', 'just past the end on load');
+        let error;
+        try {
+          positions.lookup({ positionIds: [70] });
+        } catch (e) {
+          error = e;
+        }
+        assert.equal(error.code, 'OUT_OF_RANGE');
+        assert.equal(await readout(beyond, 'lookup'), `OUT_OF_RANGE: ${error.message}`);
+        assert.equal(await beyond.locator('output[data-readout="asked"]').getAttribute('data-state'), 'error');
+        const stretched = pe.learned.interpolate({ data: state.table, dims: [64, 16] }, { gridSize: [1, 64], newGridSize: [1, 71], numPrefixTokens: 0 });
+        assert.equal(await readout(beyond, 'stretched'), signed(stretched.data[70 * 16], 4));
+        await fill(numberField(s, 'column shown'), 5);
+        assert.equal(await readout(beyond, 'stretched'), signed(stretched.data[70 * 16 + 5], 4));
+        await fill(position, 10);
+        assert.equal(await readout(beyond, 'lookup'), `row 10 exists: E[10, 5] = ${signed(positions.lookup({ positionIds: [10] }).data[5], 4)}`);
+        await fill(position, -1);
+        assert.match(await readout(beyond, 'lookup'), /^OUT_OF_RANGE: /, 'no row before the first one either');
+        await fill(position, 200000);
+        assert.match(await s.getByRole('alert').first().textContent(), /stretching to 200\u2009001 rows of 16 is 3\u2009200\u2009016 values; this page stretches up to 2\u2009097\u2009152/);
+        assert.equal(await beyond.getAttribute('data-stale'), 'true');
+        await fill(position, 70);
+        await fill(numberField(s, 'column shown'), 0);
+        assert.equal(await beyond.getAttribute('data-stale'), null);
+      } finally {
+        positions.dispose();
+      }
+    });
+
+    test('new settings train again, "Train again" starts from another seed; a bad file changes nothing', async () => {
+      const { pe } = ctx;
+      const { s, status, info, tensor, table } = parts();
+      await fill(numberField(s, 'positions'), 16);
+      await fill(numberField(s, 'width'), 8);
+      await fill(numberField(s, 'steps'), 300);
+      const first = trained(pe, { positions: 16, dim: 8, window: 2, steps: 300, seed: 1 });
+      await heatmapCursor(table, 9, 6);
+      assert.equal(await readout(table, 'value'), signed(first.table[9 * 8 + 6]));
+      await press(s, 'Train again from a new start');
+      const second = trained(pe, { positions: 16, dim: 8, window: 2, steps: 300, seed: 2 });
+      await heatmapCursor(table, 9, 6);
+      assert.equal(await readout(table, 'value'), signed(second.table[9 * 8 + 6]));
+      assert.match(await info.textContent(), /^trained here · 16 positions × 8 dims · step 300 of 300 · loss /);
+      await fill(numberField(s, 'window'), 16);
+      assert.equal(await status.first().textContent(), 'window must be smaller than positions (16), got 16');
+      await fill(numberField(s, 'window'), 2);
+      // bad files: a specific message each; the trained table stays in the figures
+      const trainedInfo = await info.textContent();
+      const picture = await canvasStats(table);
       const cases = [
         ['broken.npy', new TextEncoder().encode('hello'), /^Could not use broken\.npy: io\.readNpy: the file is 5 bytes, too short for an \.npy header$/],
         ['notes.txt', new TextEncoder().encode('these are my notes, not a tensor file'),
@@ -47,9 +149,10 @@ export function learnedTests(ctx) {
       ];
       for (const [name, bytes, pattern] of cases) {
         await loadFile(name, bytes);
-        assert.match(await status.textContent(), pattern, name);
-        assert.equal(await info.textContent(), 'No table loaded yet.', `${name}: the info line is restored`);
+        assert.match(await status.first().textContent(), pattern, name);
+        assert.equal(await info.textContent(), trainedInfo, `${name}: the info line is restored`);
         assert.equal(await tensor.isDisabled(), true, `${name}: the picker still has no file`);
+        assert.equal((await canvasStats(table)).hash, picture.hash, `${name}: the figures keep the trained table`);
       }
     });
 

@@ -1,8 +1,10 @@
-// e2e: "Relative positions". Every index, bucket and bias readout is compared with the package in
-// Node for the same inputs: pe.shaw, pe.t5, pe.deberta, pe.alibi and pe.transformerXL.
+// e2e: "Relative positions". Every index, bucket, score and bias readout is compared with the
+// package in Node for the same inputs: pe.shaw, pe.t5, pe.deberta, pe.alibi and pe.transformerXL;
+// Shaw's score terms also with the float64 formula.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
+import { SHAW_DIM, relativeKeys, toyQueriesKeys } from '../../../web/js/sections/relative/shaw-score.js';
 import { int, num, signed } from '../../../web/js/ui/format.js';
 import { canvasStats, choose, figure, fill, heatmapCursor, numberField, plotKeys, readout, section, settled } from '../page-helpers.mjs';
 
@@ -83,6 +85,50 @@ export function relativeTests(ctx) {
       await fill(numberField(shaw, 'clip distance k'), 4);
       assert.equal(await s.getByRole('alert').count(), 0);
       assert.equal(await dist.getAttribute('data-stale'), null);
+    });
+
+    test('Shaw’s score of the chosen pair is pe.shaw.logits, and its two terms the float64 formula', async () => {
+      const { pe } = ctx;
+      const { s, qLen, kLen, offset, dist } = parts();
+      const score = figure(s, 'Shaw’s score of every pair');
+      const st = await canvasStats(score);
+      assert.ok(st.inked > 0.3 && st.colours > 20, `the score map looks blank: ${JSON.stringify(st)}`);
+      for (const lengths of [{ qLen: 32, kLen: 32, queryOffset: 0, k: 4, cell: [9, 3] }, { qLen: 3, kLen: 50, queryOffset: 47, k: 9, cell: [2, 30] }]) {
+        await fill(qLen, lengths.qLen);
+        await fill(kLen, lengths.kLen);
+        await fill(offset, lengths.queryOffset);
+        await fill(numberField(figure(s, 'Shaw et al.'), 'clip distance k'), lengths.k);
+        const [i, j] = lengths.cell;
+        await heatmapCursor(dist, i, j); // one cursor: the score follows the distance figure
+        const { q, k } = toyQueriesKeys(lengths);
+        const aK = relativeKeys(lengths.k);
+        const e = pe.shaw.logits({ data: q, dims: [lengths.qLen, SHAW_DIM] }, { data: k, dims: [lengths.kLen, SHAW_DIM] },
+          { data: aK, dims: [2 * lengths.k + 1, SHAW_DIM] }, { queryOffset: lengths.queryOffset }).data;
+        // e_ij = x_i W^Q (x_j W^K + a^K_ij)ᵀ / √d_z, the row of a^K from the clipped key-minus-query distance
+        const row = Math.max(-lengths.k, Math.min(lengths.k, j - (lengths.queryOffset + i))) + lengths.k;
+        let content = 0;
+        let position = 0;
+        for (let c = 0; c < SHAW_DIM; c++) {
+          content += q[i * SHAW_DIM + c] * k[j * SHAW_DIM + c];
+          position += q[i * SHAW_DIM + c] * aK[row * SHAW_DIM + c];
+        }
+        content /= Math.sqrt(SHAW_DIM);
+        position /= Math.sqrt(SHAW_DIM);
+        assert.equal(await readout(score, 'row'), String(row));
+        assert.equal(await readout(score, 'content'), signed(content, 4));
+        assert.equal(await readout(score, 'position'), signed(position, 4));
+        assert.equal(await readout(score, 'score'), signed(e[i * lengths.kLen + j], 4));
+        assert.ok(Math.abs(e[i * lengths.kLen + j] - (content + position)) < 1e-5, 'posenc adds the two terms');
+      }
+      // the plot shows either term alone
+      await choose(s, 'position term');
+      const before = await canvasStats(score);
+      await choose(s, 'e_ij');
+      assert.notEqual((await canvasStats(score)).hash, before.hash, 'the term shown changes the picture');
+      await fill(qLen, 32);
+      await fill(kLen, 32);
+      await fill(offset, 0);
+      await fill(numberField(figure(s, 'Shaw et al.'), 'clip distance k'), 4);
     });
 
     test('T5 buckets and the distances that share them agree with pe.t5.bucket', async () => {

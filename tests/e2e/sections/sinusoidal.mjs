@@ -26,6 +26,20 @@ export function sinusoidalTests(ctx) {
       await choose(s, layout === 'half' ? 'half' : 'interleaved (paper)');
     }
 
+    test('PE ∈ R^{L×d} is written with the live L and d', async () => {
+      const { s, length, dim } = parts();
+      const shape = s.locator('[data-part="shape"]');
+      const text = () => shape.textContent().then((t) => t.replace(/\s+/g, ' ').trim());
+      assert.equal(await text(), 'PE ∈ ℝL×d = ℝ256×128, X = E + PE ∈ ℝ256×128 (32 768 numbers, none of them learned)');
+      await fill(length, 300);
+      await fill(dim, 12);
+      assert.equal(await shape.locator('[data-field="L"]').textContent(), '300');
+      assert.equal(await shape.locator('[data-field="d2"]').textContent(), '12');
+      assert.equal(await shape.locator('[data-field="values"]').textContent(), int(3600));
+      await fill(length, 256);
+      await fill(dim, 128);
+    });
+
     test('draws the table, the waves and both similarity plots', async () => {
       const { table, waves, matrix, row } = parts();
       const heat = await canvasStats(table);

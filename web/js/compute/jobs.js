@@ -2,6 +2,7 @@
 // around it, returning its result and the buffers to transfer back. They also run on the main
 // thread unchanged, which is how their maths can be checked outside a worker.
 import { areaAverage } from '../plot/resample.js';
+import { trainSteps } from '../sections/learned/train.js';
 import { randomVector } from '../toy.js';
 
 /** @typedef {import('posenc').PosEnc} PosEnc */
@@ -85,6 +86,100 @@ function ropeScores(pe, a) {
   return { result: { values }, transfer: [values.buffer] };
 }
 
-export const JOBS = { sinusoidal, sinusoidalCurves, ropeScores };
+/**
+ * RoFormer's long-term decay (Su et al. 2021, section 3.4.3): for each relative distance r, the
+ * mean over j = 1..d/2 of |S_j|, S_j = Σ_{k<j} e^{i r θ_k}, with the angles r·θ_k from
+ * pe.rope.angles (float64) for the spec's frequencies. Distances 0..maxDistance in steps of `step`.
+ * @param {PosEnc} pe
+ * @param {{ spec: import('posenc').RopeSpec, seqLen: number, maxDistance: number, step: number }} a
+ */
+function ropeDecay(pe, a) {
+  const distances = [];
+  for (let r = 0; r <= a.maxDistance; r += a.step) distances.push(r);
+  const x = Float64Array.from(distances);
+  const bound = new Float64Array(distances.length);
+  const chunk = 512;
+  for (let start = 0; start < distances.length; start += chunk) {
+    const ids = distances.slice(start, start + chunk);
+    const { data: angles, dims } = pe.rope.angles(a.spec, ids, { seqLen: a.seqLen });
+    const half = /** @type {number} */ (dims[1]);
+    for (let t = 0; t < ids.length; t++) {
+      let re = 0;
+      let im = 0;
+      let total = 0;
+      for (let k = 0; k < half; k++) {
+        re += Math.cos(angles[t * half + k]);
+        im += Math.sin(angles[t * half + k]);
+        total += Math.hypot(re, im); // |S_{k+1}|
+      }
+      bound[start + t] = total / half;
+    }
+  }
+  return { result: { x, bound }, transfer: [x.buffer, bound.buffer] };
+}
+
+/**
+ * pe.precision.oracle for a spec or the plan of a config, and posenc's own error for the same RoPE
+ * (the oracle's first layer with RoPE): the unit vector whose pair i is (cos(0.5 + i), sin(0.5 + i)),
+ * rounded to float32, rotated by pe.rope.apply at every position, against the float64 rotation
+ * (θ = p·w_i from pe.rope.frequencies at the context length, times the attention factor); the
+ * largest error of each bucket of positions.
+ * @param {PosEnc} pe
+ * @param {{ spec?: import('posenc').RopeSpec & { headDim: number, rotaryDim: number, pairing: 'half' | 'interleaved' }, config?: string,
+ *   contextLength: number, bucket: number, pipelines: string[] }} a
+ */
+function precisionOracle(pe, a) {
+  const plan = a.config === undefined ? null : pe.model.fromConfig(a.config);
+  const target = plan ?? /** @type {import('posenc').RopeSpec} */ (a.spec);
+  const report = pe.precision.oracle(target, {
+    contextLength: a.contextLength, bucket: a.bucket, pipelines: /** @type {any} */ (a.pipelines),
+  });
+  const layer = plan?.layers.find((l) => l.rope !== null)?.rope?.spec;
+  const spec = /** @type {import('posenc').RopeSpec & { headDim: number, rotaryDim: number, pairing: 'half' | 'interleaved' }} */ (layer ?? a.spec);
+  const { headDim: d, rotaryDim: r, pairing } = spec;
+  const { invFreq, attentionFactor: A } = pe.rope.frequencies(spec, { seqLen: a.contextLength });
+  const half = r / 2;
+  const lanes = (/** @type {number} */ i) => (pairing === 'half' ? [i, i + half] : [2 * i, 2 * i + 1]);
+  const unit = new Float32Array(d);
+  for (let i = 0; i < half; i++) {
+    const [x, y] = lanes(i);
+    unit[x] = Math.cos(0.5 + i);
+    unit[y] = Math.sin(0.5 + i);
+  }
+  const posenc = new Float64Array(report.positions.length);
+  const rows = 2048;
+  for (let start = 0; start < a.contextLength; start += rows) {
+    const n = Math.min(rows, a.contextLength - start);
+    const x = new Float32Array(n * d);
+    for (let t = 0; t < n; t++) x.set(unit, t * d);
+    pe.rope.apply(x, null, { ...spec, dims: [n, d], offset: start, seqLen: a.contextLength });
+    for (let t = 0; t < n; t++) {
+      const p = start + t;
+      let worst = 0;
+      for (let i = 0; i < half; i++) {
+        const [xi, yi] = lanes(i);
+        const angle = p * invFreq[i];
+        const [c, s] = [Math.cos(angle) * A, Math.sin(angle) * A];
+        const [u, v] = [unit[xi], unit[yi]];
+        worst = Math.max(worst, Math.abs(x[t * d + xi] - (u * c - v * s)), Math.abs(x[t * d + yi] - (u * s + v * c)));
+      }
+      const b = Math.floor(p / a.bucket);
+      posenc[b] = Math.max(posenc[b], worst);
+    }
+  }
+  return { result: { ...report, posenc }, transfer: [posenc.buffer] };
+}
+
+/**
+ * Trains the page's position table (sections/learned/train.js) for about `budgetMs`, from `state`
+ * on; returns the new state. The section chains these jobs, drawing the table between them.
+ * @param {PosEnc} pe @param {{ state: import('../sections/learned/train.js').TrainState, budgetMs: number }} a
+ */
+function trainTable(pe, a) {
+  const state = trainSteps(pe, a.state, a.budgetMs);
+  return { result: { state }, transfer: [state.table.buffer, state.m.buffer, state.v.buffer, state.losses.buffer] };
+}
+
+export const JOBS = { sinusoidal, sinusoidalCurves, ropeScores, ropeDecay, precisionOracle, trainTable };
 /** @typedef {typeof JOBS} Jobs */
 /** @typedef {keyof Jobs} JobName */

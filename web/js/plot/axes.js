@@ -83,11 +83,15 @@ export function drawAxes(ctx, r, { xTicks, yTicks, xPos, yPos, xLabel, yLabel, g
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
   ctx.beginPath();
+  const right = ctx.canvas.width / (ctx.getTransform().a || 1); // the canvas's width in CSS pixels
   for (const t of xTicks) {
     const x = Math.round(xPos(t)) + 0.5;
     ctx.moveTo(x, r.y + r.h);
     ctx.lineTo(x, r.y + r.h + 4);
-    ctx.fillText(xTickLabel(t), x, r.y + r.h + 6);
+    // a label at the right edge ends there rather than past the canvas
+    const text = xTickLabel(t);
+    const half = ctx.measureText(text).width / 2;
+    ctx.fillText(text, Math.min(x, right - half - 2), r.y + r.h + 6);
   }
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';

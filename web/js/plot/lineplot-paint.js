@@ -276,7 +276,7 @@ export function paintLinePlot(ctx, plot, width, height) {
   if (!plan) return;
   const { rows, r, g, lines, placed, layout } = plan;
   const e = plot.extent();
-  const xTicks = niceTicks(e.x0, e.x1, Math.max(2, Math.floor(r.w / 70)));
+  const xTicks = plot.xTicks(e, r.w);
   const yTicks = g.log ? logTicks(e.y0, e.y1) : niceTicks(e.y0, e.y1, Math.max(2, Math.floor(r.h / 40)));
   drawAxes(ctx, r, { xTicks, yTicks, xPos: g.xPos, yPos: g.yPos, xLabel: plot.o.xLabel, yLabel: plot.o.yLabel });
   ctx.save();

@@ -2,6 +2,7 @@
 // lines with labels placed off the data (labels.js), a legend, and a cursor along x that follows
 // the mouse, a tap, a sideways drag and the arrow keys; the owner turns it into a readout.
 import { interactive, PlotCanvas } from './canvas.js';
+import { niceTicks } from './axes.js';
 import { MARGIN, paintLinePlot } from './lineplot-paint.js';
 
 /**
@@ -29,6 +30,7 @@ import { MARGIN, paintLinePlot } from './lineplot-paint.js';
  * @property {string} xLabel
  * @property {string} yLabel
  * @property {'linear' | 'log'} [yScale]
+ * @property {'linear' | 'log1p'} [xScale]  'log1p': x drawn at log(1 + x), for distances from 0 that span decades
  * @property {[number, number]} [yRange]  a fixed y range (default: fit the data)
  * @property {boolean} [yZero]  the fitted y range includes 0 (a similarity does not start at its minimum)
  * @property {number} [xPad]  extra room on both sides of x (e.g. half a bar)
@@ -140,10 +142,34 @@ export class LinePlot {
     return { x0, x1, y0, y1 };
   }
 
+  /** How x is laid out: the identity, or log(1 + x). */
+  xMap() {
+    return this.o.xScale === 'log1p' ? { f: Math.log1p, inverse: Math.expm1 } : { f: (/** @type {number} */ x) => x, inverse: (/** @type {number} */ x) => x };
+  }
+
+  /** The x ticks for the extent `e` in a plot `width` pixels wide. @param {{ x0: number, x1: number }} e @param {number} width */
+  xTicks(e, width) {
+    if (this.o.xScale !== 'log1p') return niceTicks(e.x0, e.x1, Math.max(2, Math.floor(width / 70)));
+    const { f } = this.xMap();
+    const candidates = [0];
+    for (let p = 1; p <= 1e9 && p <= e.x1; p *= 10) candidates.push(p, 2 * p, 5 * p);
+    const ticks = [];
+    let last = -Infinity;
+    for (const t of candidates.filter((v) => v >= e.x0 && v <= e.x1).sort((a, b) => a - b)) {
+      const at = ((f(t) - f(e.x0)) / (f(e.x1) - f(e.x0))) * width;
+      if (at - last >= 34) {
+        ticks.push(t);
+        last = at;
+      }
+    }
+    return ticks;
+  }
+
   /** @param {import('./axes.js').Rect} r @param {{ x0: number, x1: number, y0: number, y1: number }} e */
   scales(r, e) {
     const log = this.o.yScale === 'log';
-    const xPos = (/** @type {number} */ x) => r.x + ((x - e.x0) / (e.x1 - e.x0)) * r.w;
+    const { f } = this.xMap();
+    const xPos = (/** @type {number} */ x) => r.x + ((f(x) - f(e.x0)) / (f(e.x1) - f(e.x0))) * r.w;
     const yPos = log
       ? (/** @type {number} */ y) => r.y + r.h - ((Math.log10(y) - Math.log10(e.y0)) / (Math.log10(e.y1) - Math.log10(e.y0))) * r.h
       : (/** @type {number} */ y) => r.y + r.h - ((y - e.y0) / (e.y1 - e.y0)) * r.h;
@@ -156,7 +182,8 @@ export class LinePlot {
     if (!first || first.x.length === 0) return;
     const r = this.rect();
     const e = this.extent();
-    const xv = e.x0 + ((this.plot.local(event).x - r.x) / r.w) * (e.x1 - e.x0);
+    const { f, inverse } = this.xMap();
+    const xv = inverse(f(e.x0) + ((this.plot.local(event).x - r.x) / r.w) * (f(e.x1) - f(e.x0)));
     let best = 0;
     for (let i = 1; i < first.x.length; i++) if (Math.abs(first.x[i] - xv) < Math.abs(first.x[best] - xv)) best = i;
     this.setCursorIndex(best, true);

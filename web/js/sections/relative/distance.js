@@ -1,10 +1,12 @@
 // Relative positions, part 1: the distance between query i and key j in both sign conventions,
-// and the row of Shaw et al.'s relative table each pair reads (pe.shaw.relativeIndices). The
-// distance itself is page arithmetic (j − (offset + i)); the clipped indices come from posenc.
+// the row of Shaw et al.'s relative table each pair reads (pe.shaw.relativeIndices) and Shaw's
+// score of each pair (shaw-score.js), one cursor on all three. The distance itself is page
+// arithmetic (j − (offset + i)); the clipped indices and the scores come from posenc.
 import { Heatmap } from '../../plot/heatmap.js';
 import { choice, number } from '../../ui/control-specs.js';
 import { int } from '../../ui/format.js';
 import { field, setReadout, valueSpan } from '../../ui/readout.js';
+import { shawScorePart } from './shaw-score.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
 /** @typedef {import('./index.js').Lengths} Lengths */
@@ -38,6 +40,7 @@ export function distancePart(section) {
     shaw.setCursor(c.row, c.col);
     read();
   };
+  const score = shawScorePart(section, onCursor);
   const distance = new Heatmap(distFig.plot(), {
     label: 'Distance between every query and key', xLabel: 'key j', yLabel: 'query i', legendLabel: 'distance (tokens)', onCursor,
   });
@@ -57,6 +60,7 @@ export function distancePart(section) {
     section.calls('shaw', [
       `pe.shaw.relativeIndices({ qLen: ${s.qLen}, kLen: ${s.kLen}, maxRelativePosition: ${k}, queryOffset: ${s.queryOffset} });   // rows of a [${2 * k + 1}, d] table`,
     ]);
+    score.update(s, k);
   }
 
   function drawDistance() {
@@ -80,6 +84,7 @@ export function distancePart(section) {
     cell = { row: Math.min(cell.row, lengths.qLen - 1), col: Math.min(cell.col, lengths.kLen - 1) };
     distance.setCursor(cell.row, cell.col);
     shaw.setCursor(cell.row, cell.col);
+    score.setCursor(cell);
     const { row: i, col: j } = cell;
     const d = keyMinusQuery(i, j);
     const s = signOf();
@@ -92,7 +97,7 @@ export function distancePart(section) {
       ['table row = ', valueSpan('index', String(index)), ` of ${2 * k + 1}   (row ${k} is distance 0)`]);
   }
 
-  const updateShaw = section.updater({ status: section.status(clip), figures: [shawFig] }, () => {
+  const updateShaw = section.updater({ status: section.status(clip), figures: [shawFig, score.figure] }, () => {
     if (!lengths) return false;
     computeShaw(lengths);
     read();
@@ -105,7 +110,7 @@ export function distancePart(section) {
   });
 
   return {
-    figures: [distFig, shawFig],
+    figures: [distFig, shawFig, score.figure],
     /** New lengths (posenc has checked them). @param {Lengths} s */
     update(s) {
       lengths = s;

@@ -25,7 +25,7 @@ export const SETTINGS = {
 /** @param {Section} section */
 export function mount(section) {
   const settings = section.panel('settings', SETTINGS);
-  section.callOrder(['shaw', 't5', 'deberta', 'alibi', 'txl']);
+  section.callOrder(['shaw', 'shaw-score', 't5', 'deberta', 'alibi', 'txl']);
   const parts = [distancePart(section), t5Part(section), alibiPart(section), txlPart(section)];
   debertaPart(section); // its buckets do not depend on the lengths
   const update = section.updater({ status: section.status(settings), figures: parts.flatMap((p) => p.figures) }, () => {

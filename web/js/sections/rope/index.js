@@ -1,16 +1,25 @@
 // Section "Rotary position embedding (RoPE)": the settings every part shares (head dim, rotary
 // dim, base, pairing, the context length and a scaling type, scaling.js) and the parts, each its
 // own module: one pair turning and the angle of every pair, q·k as a function of m − n, each
-// pair's wavelength against the context, the stretch of each scaling, and a model's config.json.
+// pair's wavelength against the context, R_Θ,m as a matrix, q and k under a common shift,
+// RoFormer's long-term decay, why RoPE works (with these numbers), the stretch of each scaling,
+// a model's config.json, the per-layer plan of a model, the precision oracle and a KV-cache shift.
 // All parts get the same spec and the frequencies pe.rope.frequencies(spec, { seqLen }) gives.
 import { choice, number } from '../../ui/control-specs.js';
 import { PageError } from '../../ui/section.js';
 import { configPart } from './config.js';
+import { decayPart } from './decay.js';
+import { kvShiftPart } from './kv-shift.js';
+import { matrixPart } from './matrix.js';
+import { planPart } from './plan.js';
+import { precisionPart } from './precision.js';
 import { rotationPart } from './rotation.js';
 import { scalingControls, scalingText } from './scaling.js';
 import { scoresPart } from './scores.js';
+import { shiftPart } from './shift.js';
 import { stretchPart } from './stretch.js';
 import { wavelengthPart } from './wavelength.js';
+import { whyRopePart } from './why-rope.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
 /**
@@ -33,9 +42,12 @@ export const SETTINGS = {
 export function mount(section) {
   const { pe } = section;
   const settings = section.panel('settings', SETTINGS);
-  section.callOrder(['spec', 'turning', 'scores']);
+  section.callOrder(['spec', 'turning', 'scores', 'matrix', 'shift', 'decay', 'plan', 'precision', 'kv-shift']);
   const scaling = scalingControls(section, () => update());
-  const parts = [rotationPart(section), scoresPart(section), wavelengthPart(section), stretchPart(section)];
+  const parts = [
+    rotationPart(section), scoresPart(section), wavelengthPart(section), matrixPart(section), shiftPart(section), decayPart(section),
+    whyRopePart(section), stretchPart(section), precisionPart(section), kvShiftPart(section),
+  ];
   let rotaryFollows = true; // the rotary dim follows the head dim until set to something else
 
   const update = section.updater({ status: section.status(scaling.panel), figures: parts.flatMap((p) => p.figures) }, () => {
@@ -65,6 +77,7 @@ export function mount(section) {
     update();
   });
 
+  planPart(section);
   configPart(section, (spec, contextLength) => {
     settings.set('headDim', spec.headDim);
     settings.set('rotaryDim', spec.rotaryDim);

@@ -90,6 +90,7 @@ export function rotationPart(section) {
       trail = { key, points: ids.map((p, k) => ({ p, x: rows[k * d + a], y: rows[k * d + b] })) };
     }
     current = { m, a, b, x: row[a], y: row[b], angle: all[i], trail: trail.points, attentionFactor: rope.freqs.attentionFactor };
+    section.bus.publish('rope-turning', { m, pair: i }); // the matrix R_Θ,m follows this position
     circle.redraw();
     angles.setSeries([{ name: `angle at m = ${fixed(m, 2)}`, color: seriesColour(0), x: Float64Array.from({ length: pairs }, (_, k) => k), y: all, style: 'stems', highlight: i }]);
     angles.setLines({ hlines: [{ at: Math.PI, label: '+π', color: '#999' }, { at: -Math.PI, label: '−π', color: '#999' }] });

@@ -2,8 +2,8 @@
 // its picture averaged to the plot's pixels) as a heatmap with the formula of the chosen cell,
 // chosen columns as waves, the similarity of positions, and the table as an .npy download.
 import { choice, number, button } from '../../ui/control-specs.js';
-import { bytes } from '../../ui/format.js';
-import { PageError } from '../../ui/section.js';
+import { bytes, int } from '../../ui/format.js';
+import { Figure, PageError } from '../../ui/section.js';
 import { SimilarityFigures } from '../similarity/figures.js';
 import { tableFigure } from './table.js';
 import { wavesFigure } from './waves.js';
@@ -34,6 +34,7 @@ export function mount(section) {
   const download = section.panel('download', DOWNLOAD);
   const figures = ['table', 'waves', 'similarity', 'similarity-row'].map((name) => section.figure(name));
   const [tableFig, wavesFig, matrixFig, rowFig] = figures;
+  const shape = section.part('shape');
   /** @type {TableState | null} */
   let state = null;
 
@@ -47,7 +48,7 @@ export function mount(section) {
     onSelect: ({ col }) => waves.add(col),
   });
 
-  const update = section.updater({ status: section.status(settings), figures, actions: [download.element('download')] }, async (current) => {
+  const update = section.updater({ status: section.status(settings), figures: [...figures, new Figure(shape)], actions: [download.element('download')] }, async (current) => {
     const problem = settings.problem();
     if (problem) throw new PageError(problem);
     const p = settings.values();
@@ -58,6 +59,9 @@ export function mount(section) {
     state = { params: p, table: result.table, view: result.view, freqs: pe.sinusoidal.frequencies({ dim: p.dim, base: p.base }) };
     table.show(state);
     waves.show(state, table.cell.row);
+    for (const [name, v] of [['L', p.length], ['d', p.dim], ['L2', p.length], ['d2', p.dim], ['values', p.length * p.dim]]) {
+      shape.querySelector(`[data-field="${name}"]`)?.replaceChildren(int(/** @type {number} */ (v)));
+    }
     section.calls('table', [
       `const pe = await createPosEnc();                       // import { createPosEnc } from 'posenc'`,
       `const table = pe.sinusoidal.table({ length: ${p.length}, dim: ${p.dim}, base: ${p.base}, layout: '${p.layout}' });   // dims [${result.table.dims.join(', ')}]`,

@@ -1,7 +1,8 @@
 // "Why order matters", the computation: self-attention over toy embeddings of a sentence and of a
 // permutation of it, with each way of giving positions. Encodings and attention are posenc calls
-// (pe.sinusoidal.addTo, pe.learned.addTo, pe.attention.scores with rope or a bias from pe.alibi /
-// pe.t5); this module only makes the toy inputs and compares the two matrices.
+// (pe.sinusoidal.addTo, pe.learned.addTo, pe.attention.scores and .output with rope or a bias from
+// pe.alibi / pe.t5); this module only makes the toy inputs and compares the results: the weights A
+// and the outputs O = A·V of the sentence with those of the permuted sentence, put back in order.
 import {
   TOY_DIM as D, TOY_MAX_TOKENS, embedWords, project, randomVector, toyLearnedTable, toyProjections, toyT5Table,
 } from '../../toy.js';
@@ -46,7 +47,8 @@ export function tokenize(sentence) {
 const TOY = { ...toyProjections(), learned: toyLearnedTable(), t5: toyT5Table() };
 
 /**
- * Self-attention weights [n, n] of `words` with one encoding, and the posenc calls that made them.
+ * Self-attention weights [n, n] and outputs [n, dim] of `words` with one encoding, and the posenc
+ * calls that made them.
  * @param {PosEnc} pe @param {string[]} words @param {EncodingId} encoding
  */
 export function attentionOf(pe, words, encoding) {
@@ -63,9 +65,10 @@ export function attentionOf(pe, words, encoding) {
     pe.learned.addTo({ data: x, dims: [n, D] }, TOY.learned);
     calls.push(`pe.learned.addTo({ data: x, dims: ${dims} }, toyTable);   // x + E[p], toy table [${TOY_MAX_TOKENS}, ${D}]`);
   }
-  calls.push('const q = x·Wq, k = x·Wk;   // toy projections');
+  calls.push('const q = x·Wq, k = x·Wk, v = x·Wv;   // toy projections');
   const q = { data: project(x, TOY.wq, n, D), dims: [n, D] };
   const k = { data: project(x, TOY.wk, n, D), dims: [n, D] };
+  const v = { data: project(x, TOY.wv, n, D), dims: [n, D] };
   /** @type {import('posenc').AttentionOptions} */
   const options = {};
   let optionText = '';
@@ -82,8 +85,10 @@ export function attentionOf(pe, words, encoding) {
     optionText = ', { bias }';
   }
   const scores = pe.attention.scores(q, k, options).data;
+  const output = pe.attention.output(q, k, v, options).data;
   calls.push(`const A = pe.attention.scores(q, k${optionText});   // [${n}, ${n}], rows sum to 1`);
-  return { scores, calls };
+  calls.push(`const O = pe.attention.output(q, k, v${optionText});   // [${n}, ${D}] = A·v: one output row per word`);
+  return { scores, output, calls };
 }
 
 /**
@@ -97,6 +102,33 @@ export function permutationGap(a, b, pos) {
     for (let j = 0; j < n; j++) gap = Math.max(gap, Math.abs(a[i * n + j] - b[pos[i] * n + pos[j]]));
   }
   return gap;
+}
+
+/**
+ * max |O[i, c] − O′[pos[i], c]| over words i and columns c: zero when the permuted sentence's
+ * outputs are the sentence's, rows permuted (equivariance).
+ * @param {ArrayLike<number>} o @param {ArrayLike<number>} o2 @param {number[]} pos @param {number} cols
+ */
+export function outputGap(o, o2, pos, cols) {
+  let gap = 0;
+  for (let i = 0; i < pos.length; i++) {
+    for (let c = 0; c < cols; c++) gap = Math.max(gap, Math.abs(o[i * cols + c] - o2[pos[i] * cols + c]));
+  }
+  return gap;
+}
+
+/**
+ * A matrix of the permuted sentence put back in the sentence's order: row (and, for a square
+ * matrix of token pairs, column) i of the result is row pos[i] of `m`.
+ * @param {Float32Array} m @param {number[]} pos @param {number} cols @param {boolean} square  permute the columns too
+ */
+export function undoPermutation(m, pos, cols, square) {
+  const n = pos.length;
+  const out = new Float32Array(n * cols);
+  for (let i = 0; i < n; i++) {
+    for (let c = 0; c < cols; c++) out[i * cols + c] = m[pos[i] * cols + (square ? pos[c] : c)];
+  }
+  return out;
 }
 
 /** Whether a permutation keeps every distance |i − j| (reversal does). @param {number[]} pos */
@@ -118,12 +150,21 @@ export function compareAll(pe, words, permutation) {
   const pos = new Array(n);
   order.forEach((original, k) => { pos[original] = k; });
   const permuted = order.map((i) => words[i]);
-  /** @type {Partial<Record<EncodingId, { a: Float32Array, b: Float32Array, gap: number, calls: string[] }>>} */
+  /** @type {Partial<Record<EncodingId, Result>>} */
   const results = {};
   for (const { id } of ENCODINGS) {
     const a = attentionOf(pe, words, id);
     const b = attentionOf(pe, permuted, id);
-    results[id] = { a: a.scores, b: b.scores, gap: permutationGap(a.scores, b.scores, pos), calls: a.calls };
+    results[id] = {
+      a: a.scores, b: b.scores, gap: permutationGap(a.scores, b.scores, pos),
+      o: a.output, o2: b.output, outGap: outputGap(a.output, b.output, pos, D), calls: a.calls,
+    };
   }
-  return { words, permuted, order, pos, results: /** @type {Record<EncodingId, { a: Float32Array, b: Float32Array, gap: number, calls: string[] }>} */ (results) };
+  return { words, permuted, order, pos, dim: D, results: /** @type {Record<EncodingId, Result>} */ (results) };
 }
+
+/**
+ * One encoding on the two sentences: weights a (the sentence) and b (permuted), outputs o and o2,
+ * and the largest differences once the permutation is undone.
+ * @typedef {{ a: Float32Array, b: Float32Array, gap: number, o: Float32Array, o2: Float32Array, outGap: number, calls: string[] }} Result
+ */

@@ -6,6 +6,7 @@ import { PosEncError } from '../runtime/errors.js';
 import { Heap } from '../runtime/heap.js';
 import { HeapScope } from '../runtime/scope.js';
 import { PositionTable, addRows, lookupRows } from './position-table.js';
+import type { TableAt } from './position-table.js';
 import type { TableAddOptions, TableLookupOptions } from './position-table.js';
 import { interpolateTable } from './vit.js';
 import type { LearnedInterpolateOptions } from './vit.js';
@@ -49,15 +50,18 @@ function tableArg(fn: string, table: TensorInput, tableDims: unknown) {
   if (t.dims.length !== 2) {
     throw new PosEncError('SHAPE_MISMATCH', `${fn}: table must have dims [rows, dim], got [${t.dims.join(', ')}]`);
   }
-  return { data: t.data, size: t.size, rows: t.dims[0]!, dim: t.dims[1]! };
+  // The TensorArg itself, not a copy of its fields: a WasmTensor's is located (and checked live)
+  // where it is used, and its data getter gives a fresh view.
+  return { tensor: t, rows: t.dims[0]!, dim: t.dims[1]! };
 }
 
 export function learnedApi(heap: Heap): LearnedApi {
-  function withTable<T>(fn: string, table: TensorInput, tableDims: unknown, body: (ptr: number, rows: number, dim: number) => T): T {
+  /** Runs `body` with the table's place in the heap asked for last (copied in then, or where a WasmTensor lives). */
+  function withTable<T>(fn: string, table: TensorInput, tableDims: unknown, body: (at: TableAt, rows: number, dim: number) => T): T {
     const t = tableArg(fn, table, tableDims);
     const scope = new HeapScope(heap);
     try {
-      return body(scope.tensorIn(t, 'table'), t.rows, t.dim);
+      return body(() => scope.tensorIn(t.tensor, 'table'), t.rows, t.dim);
     } finally {
       scope.release();
     }
@@ -79,8 +83,8 @@ export function learnedApi(heap: Heap): LearnedApi {
     const fn = 'learned.createTable';
     const opts = args.options(fn, options, ['tableDims'], true);
     const t = tableArg(fn, table, opts.tableDims);
-    const ptr = heap.alloc(t.data.length * 4, 'the table');
-    heap.f32(ptr, t.data.length).set(t.data);
+    const ptr = heap.alloc(t.tensor.size * 4, 'the table');
+    heap.f32(ptr, t.tensor.size).set(t.tensor.data); // read after the allocation: a WasmTensor's view is fresh
     return new PositionTable(heap, ptr, t.rows, t.dim, 'learned table');
   }
 

@@ -85,30 +85,36 @@ export class PositionTable extends HeapObject {
   lookup(options: TableLookupOptions): Tensor {
     const fn = `${this.#name}.lookup`;
     const opts = args.options(fn, options, ['length', 'offset', 'positionIds']);
-    const table = this.live(fn);
-    return lookupRows(this.heap, fn, opts, table, this.rows, this.dim, this.#ops.lookup);
+    this.live(fn);
+    return lookupRows(this.heap, fn, opts, () => this.live(fn), this.rows, this.dim, this.#ops.lookup);
   }
 
   /** Adds rows to `x` (`[seq, dim]` or `[batch, seq, dim]`) in place and returns `x`'s data. */
   addTo(x: TensorInput, options?: TableAddOptions): Float32Array {
     const fn = `${this.#name}.addTo`;
     const opts = args.options(fn, options, ['dims', 'offset', 'positionIds'], true);
-    const table = this.live(fn);
-    return addRows(this.heap, fn, x, opts, table, this.rows, this.dim, this.#ops.add);
+    this.live(fn);
+    return addRows(this.heap, fn, x, opts, () => this.live(fn), this.rows, this.dim, this.#ops.add);
   }
 
   /** A copy of the whole table, `[rows, dim]`. */
   toTensor(): Tensor {
     const fn = `${this.#name}.toTensor`;
     const table = this.live(fn);
-    if (this.#storage === 'anchored') return lookupRows(this.heap, fn, { length: this.rows }, table, this.rows, this.dim, this.#ops.lookup);
+    if (this.#storage === 'anchored') return lookupRows(this.heap, fn, { length: this.rows }, () => this.live(fn), this.rows, this.dim, this.#ops.lookup);
     return { data: this.heap.f32(table, this.rows * this.dim).slice(), dims: [this.rows, this.dim] };
   }
 }
 
+/**
+ * Where a table's rows are: asked for right before the call into wasm, after every option and
+ * tensor of the caller's was read, since a getter among them may have disposed (or freed) the table.
+ */
+export type TableAt = () => Ptr;
+
 /** Gathers table rows already in wasm memory. */
 export function lookupRows(
-  heap: Heap, fn: string, opts: Record<string, unknown>, table: Ptr, rows: number, dim: number,
+  heap: Heap, fn: string, opts: Record<string, unknown>, tableAt: TableAt, rows: number, dim: number,
   lookup: StorageOps['lookup'] = (a) => heap.call.tableLookup(a),
 ): Tensor {
   const scope = new HeapScope(heap);
@@ -128,7 +134,7 @@ export function lookupRows(
     }
     const out = scope.alloc(count * dim * 4, `${fn} output`);
     const idsPtr = scope.f64In(ids, 'positionIds');
-    heap.check(lookup({ table, rows, dim, out, count, offset, ids: idsPtr }), fn);
+    heap.check(lookup({ table: tableAt(), rows, dim, out, count, offset, ids: idsPtr }), fn);
     return { data: heap.f32(out, count * dim).slice(), dims: [count, dim] };
   } finally {
     scope.release();
@@ -137,7 +143,7 @@ export function lookupRows(
 
 /** Adds table rows (already in wasm memory) to x in place. */
 export function addRows(
-  heap: Heap, fn: string, x: TensorInput, opts: Record<string, unknown>, table: Ptr, rows: number, dim: number,
+  heap: Heap, fn: string, x: TensorInput, opts: Record<string, unknown>, tableAt: TableAt, rows: number, dim: number,
   add: StorageOps['add'] = (a) => heap.call.tableAdd(a),
 ): Float32Array {
   const t = args.tensor(fn, 'x', x, opts.dims);
@@ -150,7 +156,7 @@ export function addRows(
     const pos = positionsOf(fn, opts, batch, seq);
     const xPtr = scope.tensorIn(t, 'x');
     const idsPtr = scope.f64In(pos.ids, 'positionIds');
-    heap.check(add({ table, rows, dim, x: xPtr, batch, seq, offset: pos.offset, ids: idsPtr, perBatch: pos.perBatch }), fn);
+    heap.check(add({ table: tableAt(), rows, dim, x: xPtr, batch, seq, offset: pos.offset, ids: idsPtr, perBatch: pos.perBatch }), fn);
     scope.tensorOut(t, xPtr);
     return t.data;
   } finally {

@@ -112,11 +112,12 @@ export function t5Api(heap: Heap): T5Api {
     }
     const dims = [t.heads, l.qLen, l.kLen];
     checkResultSize(fn, 'the bias', dims);
+    const out = opts.out; // read before the table is placed: a getter of the caller's may dispose it
     const scope = new HeapScope(heap);
     try {
       const tablePtr = scope.tensorIn(t.tensor, 'table');
       // Query rows from `start` on are the bias of queryOffset + start.
-      return scope.generate(fn, opts.out, dims, 'the bias', { axis: 1 }, (ptr, start, n) => heap.check(
+      return scope.generate(fn, out, dims, 'the bias', { axis: 1 }, (ptr, start, n) => heap.check(
         call.t5Bias({ table: tablePtr, rows: t.rows, heads: t.heads, out: ptr, ...l, qLen: n, queryOffset: l.queryOffset + start, ...p }),
         fn,
       ));

@@ -88,11 +88,14 @@ export class LayerRopeCache extends HeapObject {
       return;
     }
     for (const c of calls) {
-      rotateInPlace(heap, fn, c.qk, pos.ids, (qPtr, kPtr, idsPtr) => heap.call.ropeApplyLanesTable({
-        cos: t.cos, sin: t.sin, cos2: t.cos2, sin2: t.sin2, rows: this.maxPositions, pairs: t.pairs, pairing: t.pairing,
-        firstLane: c.firstLane, halfSpan: t.halfSpan, deinterleave: t.deinterleave, ...tensorArgs(c.qk, qPtr, kPtr),
-        offset: pos.offset, ids: idsPtr, perBatch: pos.perBatch, ...queryScaleArgs(this.#layer, c.isQuery),
-      }));
+      rotateInPlace(heap, fn, c.qk, pos.ids, (qPtr, kPtr, idsPtr) => {
+        this.live(fn); // the rows are still there: no getter of the caller's disposed the cache meanwhile
+        return heap.call.ropeApplyLanesTable({
+          cos: t.cos, sin: t.sin, cos2: t.cos2, sin2: t.sin2, rows: this.maxPositions, pairs: t.pairs, pairing: t.pairing,
+          firstLane: c.firstLane, halfSpan: t.halfSpan, deinterleave: t.deinterleave, ...tensorArgs(c.qk, qPtr, kPtr),
+          offset: pos.offset, ids: idsPtr, perBatch: pos.perBatch, ...queryScaleArgs(this.#layer, c.isQuery),
+        });
+      });
     }
   }
 }

@@ -72,18 +72,22 @@ export class RopeCache extends HeapObject {
     const opts = args.options(fn, options, ['layout', 'dims', 'kDims', 'numHeads', 'offset', 'positionIds']);
     const s = this.#live(fn);
     const heap = this.heap;
+    // The cache's rows are located again in the call itself (#live), after every option and tensor
+    // was read: a getter of the caller's may have disposed the cache meanwhile.
     const qk = qkOf(fn, q, k, opts);
     const { qh, kh } = qk;
     if (s.headDim !== undefined && s.headDim !== qh.headDim) {
       throw new PosEncError('SHAPE_MISMATCH', `${fn}: the cache was built for headDim ${s.headDim}, q has head size ${qh.headDim}`);
     }
     const pos = positionsOf(fn, opts, qh.batch, qh.seq);
-    rotateInPlace(heap, fn, qk, pos.ids, (qPtr, kPtr, idsPtr) =>
-      heap.call.ropeApplyTable({
-        cos: s.cos, sin: s.sin, cos2: s.cos2, sin2: s.sin2, rows: s.rows, pairs: s.pairs, pairing: s.pairing,
-        rotaryDim: s.rotaryDim, q: qPtr, qHeads: qh.heads, k: kPtr, kHeads: kh?.heads ?? 0, batch: qh.batch, seq: qh.seq,
+    rotateInPlace(heap, fn, qk, pos.ids, (qPtr, kPtr, idsPtr) => {
+      const t = this.#live(fn);
+      return heap.call.ropeApplyTable({
+        cos: t.cos, sin: t.sin, cos2: t.cos2, sin2: t.sin2, rows: t.rows, pairs: t.pairs, pairing: t.pairing,
+        rotaryDim: t.rotaryDim, q: qPtr, qHeads: qh.heads, k: kPtr, kHeads: kh?.heads ?? 0, batch: qh.batch, seq: qh.seq,
         headDim: qh.headDim, layout: qh.layout, offset: pos.offset, ids: idsPtr, perBatch: pos.perBatch,
-      }));
+      });
+    });
   }
 
   /**
@@ -103,11 +107,14 @@ export class RopeCache extends HeapObject {
       throw new PosEncError('SHAPE_MISMATCH', `${fn}: the cache was built for headDim ${s.headDim}, k has head size ${qh.headDim}`);
     }
     const { from, to } = movePositions(fn, opts, qh.batch, qh.seq);
-    rotateInPlace(heap, fn, keys, from.ids, (kPtr, _none, idsPtr, scope) => heap.call.ropeShiftRotation({
-      q: kPtr, qHeads: qh.heads, k: 0, kHeads: 0, batch: qh.batch, seq: qh.seq, headDim: qh.headDim, layout: qh.layout,
-      pairing: s.pairing, rotaryDim: s.rotaryDim, invFreq: scope.f64In(s.invFreq, 'invFreq'), offset: from.offset, ids: idsPtr,
-      perBatch: from.perBatch, toOffset: to.offset, toIds: scope.f64In(to.ids, 'newPositionIds'), toPerBatch: to.perBatch,
-    }));
+    rotateInPlace(heap, fn, keys, from.ids, (kPtr, _none, idsPtr, scope) => {
+      const t = this.#live(fn); // not disposed by a getter of the caller's meanwhile
+      return heap.call.ropeShiftRotation({
+        q: kPtr, qHeads: qh.heads, k: 0, kHeads: 0, batch: qh.batch, seq: qh.seq, headDim: qh.headDim, layout: qh.layout,
+        pairing: t.pairing, rotaryDim: t.rotaryDim, invFreq: scope.f64In(t.invFreq, 'invFreq'), offset: from.offset, ids: idsPtr,
+        perBatch: from.perBatch, toOffset: to.offset, toIds: scope.f64In(to.ids, 'newPositionIds'), toPerBatch: to.perBatch,
+      });
+    });
   }
 
   /**

@@ -67,15 +67,21 @@ export function permuteWeights<T extends WeightData>(weight: T | WeightTensor<T>
   const fn = 'rope.permuteWeights';
   const opts = args.options(fn, options, ['to', 'numHeads', 'headDim', 'rotaryDim', 'dims']);
   const to = PAIRINGS[args.choice(fn, 'to', args.required(fn, opts, 'to'), PAIRINGS)]!;
+  // Every option is read before the weight's data: a getter of the caller's could otherwise free a
+  // WasmTensor weight between reading its view and permuting it.
+  const givenHeads = args.integer(fn, 'numHeads', args.required(fn, opts, 'numHeads'));
+  const givenHeadDim = opts.headDim === undefined ? undefined : args.integer(fn, 'headDim', opts.headDim);
+  const givenRotaryDim = opts.rotaryDim === undefined ? undefined : args.integer(fn, 'rotaryDim', opts.rotaryDim);
+  const givenDims = opts.dims;
   let data: unknown;
   let shape: unknown;
   if (isWeightData(weight)) {
     data = weight;
-    shape = args.required(fn, opts, 'dims');
+    shape = args.required(fn, { dims: givenDims }, 'dims');
   } else if (weight !== null && typeof weight === 'object' && 'data' in weight && 'dims' in weight) {
     data = weight.data;
     shape = weight.dims;
-    if (opts.dims !== undefined) throw new PosEncError('INVALID_ARGUMENT', `${fn}: the weight carries its dims; do not give option 'dims' too`);
+    if (givenDims !== undefined) throw new PosEncError('INVALID_ARGUMENT', `${fn}: the weight carries its dims; do not give option 'dims' too`);
     if (!isWeightData(data)) throw new PosEncError('INVALID_TYPE', `${fn}: weight.data must be a typed array, got ${args.describe(data)}`);
   } else {
     throw new PosEncError('INVALID_TYPE', `${fn}: weight must be a typed array or a { data, dims } tensor, got ${args.describe(weight)}`);
@@ -90,13 +96,13 @@ export function permuteWeights<T extends WeightData>(weight: T | WeightTensor<T>
   if (values.length !== rows * cols) {
     throw new PosEncError('SHAPE_MISMATCH', `${fn}: weight has ${values.length} elements, but dims [${dims.join(', ')}] need ${rows * cols}`);
   }
-  const numHeads = args.integer(fn, 'numHeads', args.required(fn, opts, 'numHeads'));
-  const headDim = opts.headDim === undefined ? rows / numHeads : args.integer(fn, 'headDim', opts.headDim);
+  const numHeads = givenHeads;
+  const headDim = givenHeadDim ?? rows / numHeads;
   if (!Number.isInteger(headDim) || headDim * numHeads !== rows) {
-    const why = opts.headDim === undefined ? `numHeads ${numHeads} does not divide them` : `they are not numHeads ${numHeads} x headDim ${headDim}`;
+    const why = givenHeadDim === undefined ? `numHeads ${numHeads} does not divide them` : `they are not numHeads ${numHeads} x headDim ${headDim}`;
     throw new PosEncError('SHAPE_MISMATCH', `${fn}: the weight has ${rows} output rows, and ${why}`);
   }
-  const rotaryDim = opts.rotaryDim === undefined ? headDim : args.integer(fn, 'rotaryDim', opts.rotaryDim);
+  const rotaryDim = givenRotaryDim ?? headDim;
   if (rotaryDim % 2 !== 0 || rotaryDim > headDim) {
     throw new PosEncError(rotaryDim > headDim ? 'OUT_OF_RANGE' : 'INVALID_ARGUMENT', `${fn}: rotaryDim must be an even integer from 2 to headDim (${headDim}), got ${rotaryDim}`);
   }

@@ -87,6 +87,17 @@ TEST_CASE("interleaved M-RoPE: the height and width ids take every third pair in
     for (std::size_t i = 0; i < 10; ++i) angle[i] = ids[axis[i] * seq + s] * w[i];
     CHECK(row_error(q.data() + s * d, rotate_half_head(q0.data() + s * d, d, angle), 1.0) <= 1e-6);
   }
+  // Sections shorter than the slots they would take: past 3 s_h (3 s_w) the slot is temporal again
+  // (Qwen3-VL's [24, 20, 20] over 64 pairs ends t t t t).
+  form.sections = {6, 2, 2};
+  q = q0;
+  REQUIRE(rope_apply_layer(config_of(20, 100.0), form, AxisPositions{3, ids.data()}, nullptr, t).ok());
+  const std::vector<std::size_t> short_axis = {0, 1, 2, 0, 1, 2, 0, 0, 0, 0};
+  for (std::size_t s = 0; s < seq; ++s) {
+    std::vector<double> angle(10);
+    for (std::size_t i = 0; i < 10; ++i) angle[i] = ids[short_axis[i] * seq + s] * w[i];
+    CHECK(row_error(q.data() + s * d, rotate_half_head(q0.data() + s * d, d, angle), 1.0) <= 1e-6);
+  }
   form.sections = {4, 6};
   CHECK(rope_apply_layer(config_of(20), form, AxisPositions{2, ids.data()}, nullptr, t).code() == StatusCode::invalid_argument);
 }
@@ -247,6 +258,10 @@ TEST_CASE("cached rows on a layer's lanes rotate exactly as the layer does", "[r
   const RopeTable table{cos.data(), sin.data(), rows, 3};
   REQUIRE(rope_apply_lanes_table(table, p.lanes, Positions::list(pos.data()), nullptr, RopeTensors{b.data(), 1, nullptr, 0, 1, seq, d}).ok());
   for (std::size_t i = 0; i < a.size(); ++i) CHECK(std::fabs(a[i] - b[i]) <= 1e-6);
+  RopeHeadLanes overlapping = p.lanes;  // pair i = (i, i + 2) would overlap pair i + 2 and pass the checked lanes
+  overlapping.half_span = 2;
+  CHECK(rope_apply_lanes_table(table, overlapping, Positions::list(pos.data()), nullptr, RopeTensors{b.data(), 1, nullptr, 0, 1, seq, d})
+            .code() == StatusCode::invalid_argument);
   const std::vector<double> past = {2, 10, 5};
   CHECK(rope_apply_lanes_table(table, p.lanes, Positions::list(past.data()), nullptr, RopeTensors{b.data(), 1, nullptr, 0, 1, seq, d})
             .code() == StatusCode::out_of_range);

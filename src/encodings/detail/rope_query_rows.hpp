@@ -18,7 +18,9 @@ inline double axis0_position(const AxisPositions& p, std::size_t g, std::size_t 
 }
 
 /// Wraps a row source: k rotates with its rows, q with them times the query scale of the token's
-/// position (in double, rounded once). Tokens whose scale is 1 share k's rows.
+/// position. The rows are already float (they serve k unscaled), so q's are rounded twice: the
+/// float row times the scale in double, rounded again (at most one more float rounding). Tokens
+/// whose scale is 1 share k's rows.
 template <class Inner>
 class QueryScaledRows {
  public:

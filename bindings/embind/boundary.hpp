@@ -4,7 +4,10 @@
 // Arguments arrive as the generated argument structs of posenc_boundary.hpp.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <new>
 #include <string>
 
@@ -28,6 +31,18 @@ int guarded(F&& body) {
   } catch (...) {
     return report(Status(StatusCode::internal, "internal error"));
   }
+}
+
+/// A number as messages show it: "NaN", "Infinity", "-Infinity", or the shortest %g that gives it back.
+inline std::string number_text(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+  char text[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, v);
+    if (std::strtod(text, nullptr) == v) break;
+  }
+  return text;
 }
 
 /// JS passes heap addresses as numbers.

@@ -61,10 +61,8 @@ Status rope_fill_table_binding(const RopeFillTableArgs& a) {
 Status rope_apply_table_binding(const RopeApplyTableArgs& a) {
   RopeTensors t;
   POSENC_RETURN_IF_ERROR(tensors_of(a, &t));
-  RopeTable table{ptr<const float>(a.cos), ptr<const float>(a.sin), 0, 0, optional_ptr<const float>(a.cos2),
-                  optional_ptr<const float>(a.sin2)};
-  POSENC_RETURN_IF_ERROR(to_size("table rows", a.rows, &table.rows));
-  POSENC_RETURN_IF_ERROR(to_size("table width", a.pairs, &table.pairs));
+  RopeTable table;
+  POSENC_RETURN_IF_ERROR(table_of(a, &table));
   return rope_apply_table(table, a.pairing, a.rotary_dim, positions_of(a), t);
 }
 

@@ -1,5 +1,4 @@
 // Bindings of the other RoPE forms: 2-D axial RoPE, M-RoPE (Qwen2-VL sections, Qwen3-VL slots) and xPos.
-#include <cmath>
 #include <vector>
 
 #include "boundary.hpp"
@@ -8,19 +7,6 @@
 #include "rope_spec.hpp"
 
 namespace posenc::bindings {
-namespace {
-
-/// Axis-major ids ([axes, seq] or [axes, batch, seq]) or, without ids, a range from `offset`.
-AxisPositions axis_positions(std::size_t axes, double offset, std::uintptr_t ids, bool per_batch) {
-  AxisPositions p;
-  p.axes = axes;
-  p.offset = offset;
-  p.ids = optional_ptr<const double>(ids);
-  p.per_batch = per_batch;
-  return p;
-}
-
-}  // namespace
 
 /// With `ids` = 0 the positions are the `gridRows x gridCols` grid in row-major token order.
 Status rope_apply_axial_binding(const RopeApplyAxialArgs& a) {
@@ -40,16 +26,14 @@ Status rope_apply_axial_binding(const RopeApplyAxialArgs& a) {
   return rope_apply_axial(config, axis_positions(2, 0.0, reinterpret_cast<std::uintptr_t>(grid.data()), false), t);
 }
 
-/// `sections` holds `sectionCount` doubles (integers checked by JS).
+/// `sections` holds `sectionCount` doubles.
 Status rope_apply_multimodal_binding(const RopeApplyMultimodalArgs& a) {
   RopeTensors t;
   POSENC_RETURN_IF_ERROR(tensors_of(a, &t));
-  std::size_t n = 0;
-  POSENC_RETURN_IF_ERROR(to_size("mropeSection length", a.section_count, &n));
-  const double* s = ptr<const double>(a.sections);
-  const std::vector<int> runs(s, s + n);
-  return rope_apply_multimodal(config_of(a), a.pairing, runs, axis_positions(n, a.offset, a.ids, a.per_batch), t,
-                               a.interleaved);
+  std::vector<int> sections;
+  POSENC_RETURN_IF_ERROR(sections_from(a.sections, a.section_count, &sections));
+  return rope_apply_multimodal(config_of(a), a.pairing, sections,
+                               axis_positions(sections.size(), a.offset, a.ids, a.per_batch), t, a.interleaved);
 }
 
 /// `center` NaN means the default, floor(seq / 2).

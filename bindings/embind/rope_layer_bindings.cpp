@@ -12,7 +12,7 @@
 namespace posenc::bindings {
 namespace {
 
-/// The form fields of an argument block (sections: sectionCount doubles, integers checked by JS).
+/// The form fields of an argument block (sections: sectionCount doubles).
 template <class Args>
 Status form_of(const Args& a, RopeLayerForm* f) {
   f->kind = a.form;
@@ -20,10 +20,7 @@ Status form_of(const Args& a, RopeLayerForm* f) {
   POSENC_RETURN_IF_ERROR(to_size("rotatedPairs", a.rotated_pairs, &f->rotated_pairs));
   POSENC_RETURN_IF_ERROR(to_size("firstLane", a.first_lane, &f->first_lane));
   POSENC_RETURN_IF_ERROR(to_size("patchesPerSide", a.patches_per_side, &f->patches_per_side));
-  std::size_t n = 0;
-  POSENC_RETURN_IF_ERROR(to_size("mropeSection length", a.section_count, &n));
-  const double* s = optional_ptr<const double>(a.sections);
-  if (s != nullptr) f->sections.assign(s, s + n);
+  POSENC_RETURN_IF_ERROR(sections_from(a.sections, a.section_count, &f->sections));
   f->interleaved_sections = a.interleaved_sections;
   f->deinterleave = a.deinterleave;
   return {};
@@ -44,13 +41,11 @@ Status rope_apply_layer_binding(const RopeApplyLayerArgs& a) {
   POSENC_RETURN_IF_ERROR(tensors_of(a, &t));
   RopeLayerForm form;
   POSENC_RETURN_IF_ERROR(form_of(a, &form));
-  AxisPositions positions;
-  POSENC_RETURN_IF_ERROR(to_size("position axes", a.axes, &positions.axes));
-  positions.ids = optional_ptr<const double>(a.ids);
-  positions.offset = a.offset;
-  positions.per_batch = a.per_batch;
+  std::size_t axes = 0;
+  POSENC_RETURN_IF_ERROR(to_size("position axes", a.axes, &axes));
   QueryScale storage;
-  return rope_apply_layer(config_of(a), form, positions, query_scale_of(a, &storage), t);
+  return rope_apply_layer(config_of(a), form, axis_positions(axes, a.offset, a.ids, a.per_batch),
+                          query_scale_of(a, &storage), t);
 }
 
 /// Writes a RopeLayerPairsBlock of capacity rotaryDim/2 (NaN past the used pairs).
@@ -81,10 +76,8 @@ Status rope_layer_pairs_binding(const RopeLayerPairsArgs& a) {
 Status rope_apply_lanes_table_binding(const RopeApplyLanesTableArgs& a) {
   RopeTensors t;
   POSENC_RETURN_IF_ERROR(tensors_of(a, &t));
-  RopeTable table{ptr<const float>(a.cos), ptr<const float>(a.sin), 0, 0, optional_ptr<const float>(a.cos2),
-                  optional_ptr<const float>(a.sin2)};
-  POSENC_RETURN_IF_ERROR(to_size("table rows", a.rows, &table.rows));
-  POSENC_RETURN_IF_ERROR(to_size("table width", a.pairs, &table.pairs));
+  RopeTable table;
+  POSENC_RETURN_IF_ERROR(table_of(a, &table));
   RopeHeadLanes lanes{a.pairing, table.pairs, 0, 0, a.deinterleave};
   POSENC_RETURN_IF_ERROR(to_size("firstLane", a.first_lane, &lanes.first_lane));
   POSENC_RETURN_IF_ERROR(to_size("halfSpan", a.half_span, &lanes.half_span));

@@ -1,14 +1,19 @@
-// The RoPE arguments every RoPE binding shares: the scaling block (RopeScalingBlock, written by
-// bindings/js/families/rope/spec.ts through the generated writer), the spec and the q/k tensors.
+// The RoPE arguments the RoPE bindings share: the scaling block (RopeScalingBlock, written by
+// bindings/js/families/rope/spec.ts through the generated writer), the spec, the q/k tensors, a
+// cos/sin table, positions along axes and M-RoPE's section list.
 #pragma once
 
+#include <climits>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "boundary.hpp"
 #include "posenc/rope.hpp"
+#include "posenc/rope_forms.hpp"
 #include "posenc/rope_scaling.hpp"
 #include "posenc_boundary.hpp"
 
@@ -68,6 +73,45 @@ Status tensors_of(const Args& a, RopeTensors* t) {
   POSENC_RETURN_IF_ERROR(to_size("seq", a.seq, &t->seq));
   POSENC_RETURN_IF_ERROR(to_size("headDim", a.head_dim, &t->head_dim));
   t->layout = a.layout;
+  return {};
+}
+
+/// The cos/sin table of an argument block with the fields cos, sin, cos2, sin2 (0: none), rows and
+/// pairs.
+template <class Args>
+Status table_of(const Args& a, RopeTable* table) {
+  *table = RopeTable{ptr<const float>(a.cos), ptr<const float>(a.sin), 0, 0, optional_ptr<const float>(a.cos2),
+                     optional_ptr<const float>(a.sin2)};
+  POSENC_RETURN_IF_ERROR(to_size("table rows", a.rows, &table->rows));
+  return to_size("table width", a.pairs, &table->pairs);
+}
+
+/// Axis-major ids ([axes, seq] or [axes, batch, seq]) at `ids`, or, with ids = 0, a range from `offset`.
+inline AxisPositions axis_positions(std::size_t axes, double offset, std::uintptr_t ids, bool per_batch) {
+  AxisPositions p;
+  p.axes = axes;
+  p.offset = offset;
+  p.ids = optional_ptr<const double>(ids);
+  p.per_batch = per_batch;
+  return p;
+}
+
+/// M-RoPE's pairs per section from `count` doubles at `address`: each must be an integer from 0 to
+/// INT_MAX before it becomes an int (a conversion of anything else is undefined).
+inline Status sections_from(std::uintptr_t address, int count, std::vector<int>* sections) {
+  std::size_t n = 0;
+  POSENC_RETURN_IF_ERROR(to_size("mropeSection length", count, &n));
+  const double* values = optional_ptr<const double>(address);
+  if (n > 0 && values == nullptr) return Status(StatusCode::invalid_argument, "mropeSection must be given");
+  sections->resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double v = values[i];
+    if (!(v >= 0 && v <= INT_MAX && v == std::floor(v))) {
+      return Status(StatusCode::invalid_argument, "mropeSection[" + std::to_string(i) + "] must be an integer from 0 to " +
+                                                      std::to_string(INT_MAX) + ", got " + number_text(v));
+    }
+    (*sections)[i] = static_cast<int>(v);
+  }
   return {};
 }
 

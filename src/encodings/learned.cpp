@@ -6,22 +6,14 @@
 #include "kernels/kernels.hpp"
 
 namespace posenc {
-namespace {
-
-/// Every position must be an integer id inside the table: out-of-range ids are errors, never
-/// clamped or wrapped (torch raises an index error there too).
-Status check_position_ids(const PositionTable& table, const Positions& positions, std::size_t batch,
-                          std::size_t seq) {
-  return detail::check_row_ids(table.rows, positions, batch, seq);
-}
-
-}  // namespace
 
 Status table_lookup(const PositionTable& table, const Positions& positions, std::size_t count, float* out) {
   POSENC_RETURN_IF_ERROR(detail::check_table(table));
   POSENC_RETURN_IF_ERROR(detail::check_size("length", count));
   if (positions.per_batch) return detail::invalid("positionIds must be one list for a lookup, not one per batch row");
-  POSENC_RETURN_IF_ERROR(check_position_ids(table, positions, 1, count));
+  std::size_t total = 0;
+  POSENC_RETURN_IF_ERROR(detail::checked_product({count, table.dim}, "the output", &total));
+  POSENC_RETURN_IF_ERROR(detail::check_row_ids(table.rows, positions, 1, count));
   for (std::size_t t = 0; t < count; ++t) {
     const auto row = static_cast<std::size_t>(positions.at(0, t, count));
     kernels::copy(out + t * table.dim, table.data + row * table.dim, table.dim);
@@ -36,7 +28,7 @@ Status table_add(const PositionTable& table, const Positions& positions, std::si
   POSENC_RETURN_IF_ERROR(detail::check_size("seq", seq));
   std::size_t total = 0;
   POSENC_RETURN_IF_ERROR(detail::checked_product({batch, seq, table.dim}, "x", &total));
-  POSENC_RETURN_IF_ERROR(check_position_ids(table, positions, batch, seq));
+  POSENC_RETURN_IF_ERROR(detail::check_row_ids(table.rows, positions, batch, seq));
   for (std::size_t b = 0; b < batch; ++b) {
     if (positions.is_range()) {  // consecutive rows: one contiguous add per batch row
       const auto first = static_cast<std::size_t>(positions.offset);

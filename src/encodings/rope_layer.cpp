@@ -67,7 +67,8 @@ std::size_t covered_lanes(const RopeHeadLanes& lanes) {
   return lanes.pairing == Pairing::half && lanes.half_span != 0 ? 2 * lanes.half_span : 2 * lanes.pairs;
 }
 
-/// Shapes of q/k for `lanes`; forms defined over the whole head want exactly that head.
+/// Shapes of q/k for `lanes`; forms defined over the whole head want exactly that head (checked as
+/// such, so that a proportional layer with no rotated pair is a valid layer).
 Status check_layer_tensors(const RopeTensors& t, const RopeLayerForm& form, int r, const RopeHeadLanes& lanes) {
   const bool whole_head = form.kind == RopeFormKind::proportional || form.kind == RopeFormKind::pixtral;
   if (whole_head && t.head_dim != static_cast<std::size_t>(r)) {
@@ -76,7 +77,26 @@ Status check_layer_tensors(const RopeTensors& t, const RopeLayerForm& form, int 
                              " RoPE is defined over the whole head of " + std::to_string(r) +
                              " lanes (its rotaryDim), but the tensors' head size is " + std::to_string(t.head_dim));
   }
-  return detail::check_rope_tensors(t, lanes.pairing, static_cast<int>(covered_lanes(lanes)), lanes.first_lane);
+  const int lanes_checked = whole_head ? r : static_cast<int>(covered_lanes(lanes));
+  return detail::check_rope_tensors(t, lanes.pairing, lanes_checked, lanes.first_lane);
+}
+
+/// Multiplies every lane of q (k is not touched) by the query scale at its token's position, each
+/// lane once, as HF multiplies the query (no lane reads another: a NaN or an infinity stays where
+/// it is). Tokens whose scale is 1 are left as they are.
+void scale_query_rows(const QueryScale& scale, const Positions& positions, const RopeTensors& t) {
+  const std::size_t d = t.head_dim, heads = t.q_heads;
+  for (std::size_t b = 0; b < t.batch; ++b) {
+    for (std::size_t s = 0; s < t.seq; ++s) {
+      const auto factor = static_cast<float>(query_scale_at(scale, positions.at(b, s, t.seq)));
+      if (factor == 1.0f) continue;
+      for (std::size_t h = 0; h < heads; ++h) {
+        const std::size_t row = t.layout == HeadLayout::bshd ? (b * t.seq + s) * heads + h : (b * heads + h) * t.seq + s;
+        float* x = t.q + row * d;
+        for (std::size_t j = 0; j < d; ++j) x[j] *= factor;
+      }
+    }
+  }
 }
 
 /// Pixtral ids index HF's [patches, patches] table: integers from 0 to patches_per_side - 1.
@@ -103,6 +123,10 @@ Status check_patch_ids(const AxisPositions& p, std::size_t patches, std::size_t 
 template <class Rows>
 Status drive(const RopeTensors& t, const RopeHeadLanes& lanes, bool per_batch, Rows& rows, const QueryScale* scale,
              const AxisPositions& positions) {
+  if (lanes.pairs == 0) {  // nothing rotates (proportional RoPE with no rotated pair): the query scale alone
+    if (scale != nullptr) scale_query_rows(*scale, detail::first_axis(positions), t);
+    return {};
+  }
   const detail::RopeLanes driver_lanes{lanes.pairing, lanes.pairs, lanes.first_lane, lanes.half_span};
   if (lanes.deinterleave) POSENC_RETURN_IF_ERROR(detail::deinterleave_lanes(t, lanes.first_lane, lanes.pairs));
   if (scale == nullptr) {
@@ -162,7 +186,6 @@ Status rope_apply_layer(const RopeConfig& config, const RopeLayerForm& form, con
                                                          " rows (one per position axis) or 1, got " +
                                                          std::to_string(positions.axes));
   }
-  if (pairs.lanes.pairs == 0) return {};  // proportional RoPE with no rotated pair: nothing moves
   // One axis given to a multi-axis form (text in M-RoPE: every axis equal) needs no map.
   const std::size_t* axis_of_pair = positions.axes == 1 ? nullptr : pairs.axis_of_pair.data();
   detail::AngleRows rows;
@@ -199,10 +222,7 @@ Status rope_scale_queries(const QueryScale& scale, const Positions& positions, c
   if (t.head_dim % 2 != 0) return detail::invalid("headDim must be even, got " + std::to_string(t.head_dim));
   POSENC_RETURN_IF_ERROR(detail::check_rope_tensors(t, Pairing::half, static_cast<int>(t.head_dim)));
   POSENC_RETURN_IF_ERROR(detail::check_positions_finite(positions, t.batch, t.seq));
-  const AxisPositions axis = detail::single_axis(positions);
-  detail::QueryScaleOnlyRows rows(scale, axis, t.batch, t.seq, t.head_dim / 2);
-  POSENC_RETURN_IF_ERROR(rows.allocate());
-  detail::drive_rope(t, {Pairing::half, t.head_dim / 2}, positions.per_batch, rows);
+  scale_query_rows(scale, positions, t);
   return {};
 }
 

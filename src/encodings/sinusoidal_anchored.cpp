@@ -109,6 +109,8 @@ Status anchored_table_lookup(const AnchoredSinusoidTable& table, const Positions
   POSENC_RETURN_IF_ERROR(validate(table));
   POSENC_RETURN_IF_ERROR(detail::check_size("length", count));
   if (positions.per_batch) return detail::invalid("positionIds must be one list for a lookup, not one per batch row");
+  std::size_t total = 0;
+  POSENC_RETURN_IF_ERROR(detail::checked_product({count, table.dim}, "the output", &total));
   POSENC_RETURN_IF_ERROR(detail::check_row_ids(table.rows, positions, 1, count));
   const detail::AnchoredBlocks blocks(table.data, table.rows, table.dim);
   for (std::size_t t = 0; t < count; ++t) {

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "posenc/learned.hpp"
@@ -64,4 +65,8 @@ TEST_CASE("ids outside the table are errors, never clamped or wrapped", "[learne
   CHECK(x == before);
   CHECK(table_lookup(PositionTable{data.data(), 0, 4}, Positions::range(0), 1, x.data()).code() ==
         StatusCode::invalid_argument);
+  // An output of count * dim floats that no size_t can count is refused before an id is read (the
+  // count here is far longer than the list: reading the ids first would run past it).
+  const std::size_t huge = std::numeric_limits<std::size_t>::max() / 2;
+  CHECK(table_lookup(table, Positions::list(negative), huge, x.data()).code() == StatusCode::size_overflow);
 }

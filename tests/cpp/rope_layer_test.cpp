@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "posenc/rope_layer.hpp"
@@ -84,6 +85,17 @@ TEST_CASE("interleaved M-RoPE: the height and width ids take every third pair in
   for (std::size_t s = 0; s < seq; ++s) {
     std::vector<double> angle(10);
     for (std::size_t i = 0; i < 10; ++i) angle[i] = ids[axis[i] * seq + s] * w[i];
+    CHECK(row_error(q.data() + s * d, rotate_half_head(q0.data() + s * d, d, angle), 1.0) <= 1e-6);
+  }
+  // Sections shorter than the slots they would take: past 3 s_h (3 s_w) the slot is temporal again
+  // (Qwen3-VL's [24, 20, 20] over 64 pairs ends t t t t).
+  form.sections = {6, 2, 2};
+  q = q0;
+  REQUIRE(rope_apply_layer(config_of(20, 100.0), form, AxisPositions{3, ids.data()}, nullptr, t).ok());
+  const std::vector<std::size_t> short_axis = {0, 1, 2, 0, 1, 2, 0, 0, 0, 0};
+  for (std::size_t s = 0; s < seq; ++s) {
+    std::vector<double> angle(10);
+    for (std::size_t i = 0; i < 10; ++i) angle[i] = ids[short_axis[i] * seq + s] * w[i];
     CHECK(row_error(q.data() + s * d, rotate_half_head(q0.data() + s * d, d, angle), 1.0) <= 1e-6);
   }
   form.sections = {4, 6};
@@ -181,6 +193,52 @@ TEST_CASE("query scale: q's rotation times 1 + beta ln(1 + floor((p + offset) / 
         StatusCode::invalid_argument);
 }
 
+TEST_CASE("a query scale alone multiplies each lane of q once: NaN and infinity stay in their lanes", "[rope][layer][query]") {
+  // HF multiplies the query elementwise (query_states * attn_scales): lane j of the result reads lane j only.
+  const std::size_t seq = 3, d = 8;
+  const std::vector<double> pos = {0, 9, 20};
+  const QueryScale scale{0.5, 4.0, 1.0};  // 1 at position 0, then 1 + 0.5 ln 3 and 1 + 0.5 ln 6
+  auto x = random_floats(seq * d, 10, -2, 2);
+  for (std::size_t s = 0; s < seq; ++s) {
+    x[s * d + 1] = std::numeric_limits<float>::infinity();  // the half-pairing partner of lane 5
+    x[s * d + 6] = std::nanf("");                           // ... and of lane 2
+  }
+  const auto x0 = x;
+  REQUIRE(rope_scale_queries(scale, Positions::list(pos.data()), RopeTensors{x.data(), 1, nullptr, 0, 1, seq, d}).ok());
+  for (std::size_t s = 0; s < seq; ++s) {
+    const auto f = static_cast<float>(1 + 0.5 * std::log1p(std::floor((pos[s] + 1) / 4.0)));
+    for (std::size_t j = 0; j < d; ++j) {
+      INFO("token " << s << " lane " << j);
+      if (j == 6) {
+        CHECK(std::isnan(x[s * d + j]));
+      } else {
+        CHECK(x[s * d + j] == x0[s * d + j] * f);
+      }
+    }
+  }
+}
+
+TEST_CASE("a proportional layer with no rotated pair still scales its queries, either pairing", "[rope][layer][query]") {
+  const std::size_t seq = 2, d = 8;
+  const std::vector<double> pos = {3, 40};
+  const QueryScale scale{0.1, 8.0, 0.0};
+  for (Pairing pairing : {Pairing::half, Pairing::interleaved}) {
+    RopeLayerForm form = form_of(RopeFormKind::proportional, pairing);
+    form.rotated_pairs = 0;
+    auto q = random_floats(seq * d, 11, -2, 2);
+    auto k = random_floats(seq * d, 12, -2, 2);
+    const auto q0 = q, k0 = k;
+    const RopeTensors t{q.data(), 1, k.data(), 1, 1, seq, d, HeadLayout::bshd};
+    const Status st = rope_apply_layer(config_of(8), form, AxisPositions{1, pos.data()}, &scale, t);
+    INFO("pairing " << static_cast<int>(pairing) << ": " << st.message());
+    REQUIRE(st.ok());
+    for (std::size_t i = 0; i < q.size(); ++i) {
+      CHECK(q[i] == q0[i] * static_cast<float>(1 + 0.1 * std::log1p(std::floor(pos[i / d] / 8.0))));
+    }
+    CHECK(k == k0);
+  }
+}
+
 TEST_CASE("cached rows on a layer's lanes rotate exactly as the layer does", "[rope][layer][table]") {
   // The lanes and frequencies of rope_layer_pairs, filled into a table, give the rows rope_apply_layer forms.
   const std::size_t seq = 3, d = 16;
@@ -200,6 +258,10 @@ TEST_CASE("cached rows on a layer's lanes rotate exactly as the layer does", "[r
   const RopeTable table{cos.data(), sin.data(), rows, 3};
   REQUIRE(rope_apply_lanes_table(table, p.lanes, Positions::list(pos.data()), nullptr, RopeTensors{b.data(), 1, nullptr, 0, 1, seq, d}).ok());
   for (std::size_t i = 0; i < a.size(); ++i) CHECK(std::fabs(a[i] - b[i]) <= 1e-6);
+  RopeHeadLanes overlapping = p.lanes;  // pair i = (i, i + 2) would overlap pair i + 2 and pass the checked lanes
+  overlapping.half_span = 2;
+  CHECK(rope_apply_lanes_table(table, overlapping, Positions::list(pos.data()), nullptr, RopeTensors{b.data(), 1, nullptr, 0, 1, seq, d})
+            .code() == StatusCode::invalid_argument);
   const std::vector<double> past = {2, 10, 5};
   CHECK(rope_apply_lanes_table(table, p.lanes, Positions::list(past.data()), nullptr, RopeTensors{b.data(), 1, nullptr, 0, 1, seq, d})
             .code() == StatusCode::out_of_range);

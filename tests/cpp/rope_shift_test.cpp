@@ -101,6 +101,37 @@ TEST_CASE("rope_shift by an offset range moves every token by the same amount", 
   CHECK(posenc::test::max_abs_diff(k.data(), direct.data(), k.size()) < 4e-7);
 }
 
+TEST_CASE("rope_shift with one position set shared and the other per batch row gives each row its own move",
+          "[rope][shift]") {
+  // Keys rotated at shared positions moved to per-row positions, and back: the driver must treat
+  // every batch row as its own group when either set differs per row.
+  const std::size_t batch = 3, seq = 6, heads = 2, d = 32;
+  const RopeConfig config = posenc::test::config_of(d);
+  std::vector<double> per_row(batch * seq);
+  for (std::size_t i = 0; i < per_row.size(); ++i) per_row[i] = 50.0 * static_cast<double>(i / seq) + static_cast<double>(i % seq);
+  std::vector<float> k = posenc::test::random_floats(batch * seq * heads * d, 14);
+  const std::vector<float> x = k;
+  const RopeTensors t = keys_of(k, batch, seq, heads, d, HeadLayout::bshd);
+  const Positions shared = Positions::range(10.0), rows = Positions::list(per_row.data(), true);
+  for (const auto& [from, to] : {std::pair<Positions, Positions>{shared, rows}, {rows, shared}}) {
+    REQUIRE(posenc::rope_shift(config, Pairing::half, from, to, t).ok());
+  }
+  // Shifted there and back; then once more to the per-row positions, checked against the formula.
+  REQUIRE(posenc::rope_apply(config, Pairing::half, shared, t).ok());
+  REQUIRE(posenc::rope_shift(config, Pairing::half, shared, rows, t).ok());
+  double worst = 0;
+  for (std::size_t b = 0; b < batch; ++b) {
+    for (std::size_t s = 0; s < seq; ++s) {
+      for (std::size_t h = 0; h < heads; ++h) {
+        const std::size_t row = ((b * seq + s) * heads + h) * d;
+        const auto want = posenc::test::rope_row_f64(x.data() + row, d, d, false, per_row[b * seq + s], 10000.0);
+        for (std::size_t j = 0; j < d; ++j) worst = std::fmax(worst, std::fabs(k[row + j] - want[j]));
+      }
+    }
+  }
+  CHECK(worst < 1e-6);
+}
+
 TEST_CASE("1000 successive shifts stay within the roundings they add", "[rope][shift][precision]") {
   // Each shift rounds each value once, by at most half an ulp: 2^-24 for these keys (values below 2,
   // pairs of norm below sqrt 2). Rotations keep the norm of earlier errors, so n shifts stay within

@@ -271,4 +271,6 @@ TEST_CASE("anchored sinusoidal tables reject ids outside the table and bad views
   const std::size_t huge = std::numeric_limits<std::size_t>::max();
   CHECK(anchored_table_floats(huge, 256, &floats).code() == StatusCode::size_overflow);
   CHECK(anchored_table_floats(huge / 2, 64, &floats).code() == StatusCode::size_overflow);  // 2 * 64 * huge / 64
+  // An output no size_t can count is refused before an id is read (the list is far shorter than the count).
+  CHECK(anchored_table_lookup(table, Positions::list(bad.data()), huge / 4, out.data()).code() == StatusCode::size_overflow);
 }

@@ -51,3 +51,28 @@ test('an argument block is written at the offsets the C++ struct reads', () => {
   assert.deepEqual([...raw.HEAPF32.subarray(at(2) >>> 2, (at(2) >>> 2) + 8)], [0.5, 0.5, 0.25, 0.25, -0.75, 0.75, -1, 1]);
   raw._free(block);
 });
+
+test('M-RoPE sections that are not int values are refused in C++ before any conversion', () => {
+  // The JS API checks them first; the bindings must not rely on it (a double outside int's range
+  // converted to int is undefined behaviour).
+  const args = Math.ceil(built.ARG_BLOCK_BYTES / 8) * 8;
+  const block = raw._malloc(args + 8 * 3 + 4 * 16);
+  const sections = block + args;
+  const q = sections + 24;
+  const calls = new built.BoundCalls(raw, block);
+  const apply = (values) => {
+    raw.HEAPF64.set(values, sections >>> 3);
+    raw.HEAPF32.fill(0.5, q >>> 2, (q >>> 2) + 16);
+    return calls.ropeApplyMultimodal({
+      q, qHeads: 1, k: 0, kHeads: 0, batch: 1, seq: 1, headDim: 16, layout: 0, pairing: 0, rotaryDim: 16, base: 10000,
+      scaling: 0, seqLen: NaN, sections, sectionCount: values.length, offset: 0, ids: 0, perBatch: false, interleaved: false,
+    });
+  };
+  assert.equal(apply([4, 2, 2]), 0, raw.lastErrorMessage());
+  const invalid = built.STATUS_ERROR_CODES.indexOf('INVALID_ARGUMENT');
+  for (const [values, shown] of [[[4, 2.5, 1.5], '2.5'], [[4, 2 ** 40, 2], '1099511627776'], [[4, -1, 5], '-1'], [[4, NaN, 4], 'NaN']]) {
+    assert.equal(apply(values), invalid, `${values}`);
+    assert.match(raw.lastErrorMessage(), new RegExp(`^mropeSection\\[1\\] must be an integer from 0 to 2147483647, got ${shown}$`));
+  }
+  raw._free(block);
+});

@@ -1,3 +1,4 @@
+// The geometric frequencies base^(-2i/dim) with their per-thread memo (see power_frequencies.hpp).
 #include "encodings/detail/power_frequencies.hpp"
 
 #include <cmath>

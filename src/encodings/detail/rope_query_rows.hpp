@@ -1,6 +1,6 @@
-// Row sources for a per-position query scale (Llama 4's attention temperature, Ministral 3's
-// llama_4_scaling_beta): q's rows are its RoPE rows times the scale at the token's position, k's
-// stay as they are; on a layer without RoPE, rows that only scale q.
+// The row source of a per-position query scale on a RoPE layer (Ministral 3's llama_4_scaling_beta,
+// Llama 4's attention temperature): q's rows are its RoPE rows times the scale at the token's
+// position, k's stay as they are. (A layer without RoPE multiplies q directly: rope_layer.cpp.)
 #pragma once
 
 #include <cstddef>
@@ -18,7 +18,9 @@ inline double axis0_position(const AxisPositions& p, std::size_t g, std::size_t 
 }
 
 /// Wraps a row source: k rotates with its rows, q with them times the query scale of the token's
-/// position (in double, rounded once). Tokens whose scale is 1 share k's rows.
+/// position. The rows are already float (they serve k unscaled), so q's are rounded twice: the
+/// float row times the scale in double, rounded again (at most one more float rounding). Tokens
+/// whose scale is 1 share k's rows.
 template <class Inner>
 class QueryScaledRows {
  public:
@@ -59,27 +61,6 @@ class QueryScaledRows {
   const AxisPositions& positions_;
   std::size_t batch_, seq_, row_floats_;
   Scratch<float> cos_, sin_;
-  const float* cos_ptr_[kRopeChunkTokens];
-  const float* sin_ptr_[kRopeChunkTokens];
-};
-
-/// The rows of a layer without RoPE that scales its queries: cos = the token's query scale and
-/// sin = 0 on `pairs` half-pairing pairs (the whole head), k left alone, so each lane of q is
-/// multiplied by the scale and rounded once.
-class QueryScaleOnlyRows {
- public:
-  QueryScaleOnlyRows(const QueryScale& scale, const AxisPositions& positions, std::size_t batch, std::size_t seq,
-                     std::size_t pairs)
-      : scale_(scale), positions_(positions), batch_(batch), seq_(seq), pairs_(pairs) {}
-
-  Status allocate();
-  ChunkRowPointers chunk(std::size_t g, std::size_t s0, std::size_t count);
-
- private:
-  QueryScale scale_;
-  const AxisPositions& positions_;
-  std::size_t batch_, seq_, pairs_;
-  Scratch<float> cos_, zeros_;
   const float* cos_ptr_[kRopeChunkTokens];
   const float* sin_ptr_[kRopeChunkTokens];
 };

@@ -26,8 +26,6 @@ class [[nodiscard]] Status {
   Status() = default;
   Status(StatusCode code, std::string message) : code_(code), message_(std::move(message)) {}
 
-  static Status ok_status() { return {}; }
-
   bool ok() const { return code_ == StatusCode::ok; }
   StatusCode code() const { return code_; }
   const std::string& message() const { return message_; }

@@ -9,7 +9,7 @@ import { CliError } from './flags.js';
 import { readTensor } from './input.js';
 import { runRows, withOutputs } from './jobs.js';
 import type { JobContext, OutputSpec } from './jobs.js';
-import { CONFIG_FLAGS, ropeSpec, SPEC_API_NAMES, SPEC_FLAGS } from './rope-flags.js';
+import { CONFIG_API_NAMES, CONFIG_FLAGS, ropeSpec, SPEC_API_NAMES, SPEC_FLAGS } from './rope-flags.js';
 import { SINUSOIDAL_FLAGS, sinusoidalPositions } from './sinusoidal-flags.js';
 
 const seconds = (t0: number) => (performance.now() - t0) / 1000;
@@ -153,7 +153,7 @@ const ropeCache: Command = {
     'posenc rope-cache --rotary-dim 64 --base 10000 --max-positions 4096 --cos cos.npy --sin sin.npy',
     'posenc rope-cache --config config.json --max-positions 8192 --out rope_cache.safetensors',
   ],
-  apiNames: { ...SPEC_API_NAMES, maxPositions: '--max-positions' },
+  apiNames: { ...SPEC_API_NAMES, ...CONFIG_API_NAMES, maxPositions: '--max-positions' },
   async run(ctx, values) {
     const t0 = performance.now();
     const outputs = cacheOutputs(values);

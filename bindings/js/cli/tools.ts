@@ -4,6 +4,8 @@
 import { readFile } from 'node:fs/promises';
 
 import type { PosEnc } from '../posenc.js';
+import { PRECISION_PIPELINES } from '../tools/precision.js';
+import type { PrecisionPipeline } from '../tools/precision.js';
 import type { Command, Report } from './command.js';
 import { JSON_FLAG, outputFlags, outputOf, writeReport } from './command.js';
 import type { FlagValues } from './flags.js';
@@ -179,8 +181,6 @@ const doctor: Command = {
   },
 };
 
-const PIPELINES = ['hf-float32', 'hf-float16', 'hf-bfloat16', 'ggml-float32', 'ggml-float16'] as const;
-type Pipeline = (typeof PIPELINES)[number];
 
 /** Position ranges [0, b), [b, 2b), [2b, 4b), ...: one table row each. */
 function ranges(length: number, bucket: number): [number, number][] {
@@ -202,7 +202,7 @@ const precision: Command = {
     { name: 'rotary-dim', kind: 'int', min: 2, help: 'rotated lanes per head, without a config.json' },
     { name: 'base', kind: 'number', positive: true, default: '10000', help: 'frequency base, without a config.json' },
     { name: 'context', kind: 'int', min: 1, required: true, help: 'the number of positions to evaluate (0 .. context - 1)' },
-    { name: 'pipelines', kind: 'text', value: 'NAME,...', help: `which pipelines (default all: ${PIPELINES.join(', ')})` },
+    { name: 'pipelines', kind: 'text', value: 'NAME,...', help: `which pipelines (default all: ${PRECISION_PIPELINES.join(', ')})` },
     { name: 'steps', kind: 'switch', help: 'also list the steps of each pipeline and their precision' },
     JSON_FLAG,
   ],
@@ -226,7 +226,7 @@ const precision: Command = {
       target = { rotaryDim: values['rotary-dim'] as number, base: values.base as number | undefined };
       what = 'the RoPE given';
     }
-    const pipelines = values.pipelines === undefined ? undefined : String(values.pipelines).split(',') as Pipeline[];
+    const pipelines = values.pipelines === undefined ? undefined : String(values.pipelines).split(',') as PrecisionPipeline[];
     const bucket = 2 ** Math.max(0, Math.floor(Math.log2(contextLength / 128)));
     const started = performance.now();
     const report = pe.precision.oracle(target, { contextLength, bucket, pipelines, layer });

@@ -9,7 +9,7 @@ import { openTensor, readTensor } from './input.js';
 import type { TensorSource } from './input.js';
 import { runTransform, withOutputs } from './jobs.js';
 import type { JobContext, TransformJob } from './jobs.js';
-import { CONFIG_FLAGS, ropeSpec, SPEC_API_NAMES, SPEC_FLAGS } from './rope-flags.js';
+import { CONFIG_API_NAMES, CONFIG_FLAGS, ropeSpec, SPEC_API_NAMES, SPEC_FLAGS } from './rope-flags.js';
 import { SINUSOIDAL_FLAGS, sinusoidalPositions } from './sinusoidal-flags.js';
 
 export const IN_FLAGS: Flag[] = [
@@ -115,7 +115,7 @@ const rope: Command = {
     ...outputFlags('x'),
   ],
   examples: ['posenc rope --in q.npy --layout bhsd --rotary-dim 64 --offset 128 --out q_rot.npy'],
-  apiNames: { ...SPEC_API_NAMES, layout: '--layout', numHeads: '--num-heads', offset: '--offset', q: '--in' },
+  apiNames: { ...SPEC_API_NAMES, ...CONFIG_API_NAMES, layout: '--layout', numHeads: '--num-heads', offset: '--offset', q: '--in' },
   run: (ctx, values) => transformFile(ctx, values, 'rope', 'tensor rotated by RoPE', async (source) => {
     const spec = await ropeSpec(ctx.pe, values);
     const offset = (values.offset as number | undefined) ?? 0;

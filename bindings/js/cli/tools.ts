@@ -10,7 +10,7 @@ import type { Command, Report } from './command.js';
 import { JSON_FLAG, outputFlags, outputOf, writeReport } from './command.js';
 import type { FlagValues } from './flags.js';
 import { CliError } from './flags.js';
-import { readFailure, readTensor } from './input.js';
+import { readFailure, readTensor, tensorFileFlags } from './input.js';
 import { withOutputs } from './jobs.js';
 import { SPEC_API_NAMES, SPEC_FLAGS } from './rope-flags.js';
 import { LAYER_FLAGS, layerSpec, numberList, numberOrList } from './tool-flags.js';
@@ -90,8 +90,7 @@ const permute: Command = {
     'convert_hf_to_gguf.py does. --in is a weight [numHeads * headDim, inputs] or a bias [numHeads * headDim].',
   ],
   flags: [
-    { name: 'in', kind: 'text', value: 'FILE', required: true, help: 'the weight or bias: .npy, .safetensors or .json' },
-    { name: 'tensor', kind: 'text', value: 'NAME', help: 'the tensor to read when --in is a .safetensors file with several (e.g. model.layers.0.self_attn.q_proj.weight)' },
+    ...tensorFileFlags('in', 'the weight or bias'),
     { name: 'to', kind: 'choice', choices: ['half', 'interleaved'], required: true, help: 'the pairing the rows should have afterwards' },
     { name: 'num-heads', kind: 'int', min: 1, required: true, help: 'heads of the projection (num_attention_heads for q_proj, num_key_value_heads for k_proj)' },
     { name: 'head-dim', kind: 'int', min: 2, help: 'lanes per head (default: rows / num-heads)' },
@@ -102,7 +101,7 @@ const permute: Command = {
   apiNames: { to: '--to', numHeads: '--num-heads', headDim: '--head-dim', rotaryDim: '--rotary-dim', weight: '--in' },
   async run(ctx, values): Promise<Report> {
     const t0 = performance.now();
-    const w = await readTensor(ctx.pe, values.in as string, '--in', values.tensor as string | undefined);
+    const w = await readTensor(ctx.pe, values, 'in');
     const permuted = ctx.pe.rope.permuteWeights(w, {
       to: values.to as 'half' | 'interleaved',
       numHeads: values['num-heads'] as number,
@@ -129,8 +128,8 @@ const doctor: Command = {
   ],
   positional: { name: 'CONFIG', help: "a model's config.json (or give --before and --after)" },
   flags: [
-    { name: 'before', kind: 'text', value: 'FILE', help: 'q or k before the rotation: .npy, .safetensors or .json' },
-    { name: 'after', kind: 'text', value: 'FILE', help: 'the same tensor after the rotation' },
+    ...tensorFileFlags('before', 'q or k before the rotation', false),
+    ...tensorFileFlags('after', 'the same tensor after the rotation', false),
     ...HEAD_FLAGS,
     { name: 'offset', kind: 'number', help: 'position of the first token (default 0)' },
     { name: 'positions', kind: 'text', value: 'P0,P1,...', help: 'the position of every token, comma-separated' },
@@ -142,7 +141,7 @@ const doctor: Command = {
     const { pe } = ctx;
     const path = positionals[0];
     if (path !== undefined) {
-      const tensorFlags = ['before', 'after', 'layout', 'num-heads', 'offset', 'positions'].filter((f) => values[f] !== undefined);
+      const tensorFlags = ['before', 'before-tensor', 'after', 'after-tensor', 'layout', 'num-heads', 'offset', 'positions'].filter((f) => values[f] !== undefined);
       if (tensorFlags.length) throw new CliError(`a config.json and --${tensorFlags.join(', --')} do not go together: give one or the other`);
       const text = await readFile(path, 'utf8').catch((error: unknown) => { throw readFailure(error, path); });
       const report = pe.doctor.config(text);
@@ -157,8 +156,8 @@ const doctor: Command = {
     }
     if (values.before === undefined || values.after === undefined) throw new CliError('give a config.json, or --before and --after tensor files');
     if (values.positions !== undefined && values.offset !== undefined) throw new CliError('give --offset or --positions, not both');
-    const before = await readTensor(pe, values.before as string, '--before');
-    const after = await readTensor(pe, values.after as string, '--after');
+    const before = await readTensor(pe, values, 'before');
+    const after = await readTensor(pe, values, 'after');
     const r = pe.doctor.identify(before, after, {
       layout: values.layout as 'bshd' | 'bhsd' | undefined,
       numHeads: values['num-heads'] as number | undefined,

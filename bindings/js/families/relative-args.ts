@@ -10,7 +10,9 @@ import type { Ptr } from '../runtime/raw-module.js';
 
 /** An int32 result (relative indices, buckets): row-major data and its dims. */
 export interface IndexTensor {
+  /** The indices, row-major. */
   data: Int32Array;
+  /** The shape, e.g. `[qLen, kLen]`. */
   dims: number[];
 }
 

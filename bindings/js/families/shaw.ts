@@ -23,10 +23,13 @@ export interface ShawIndexOptions {
 
 /** Options of {@link ShawApi.gather}. */
 export interface ShawGatherOptions {
+  /** Number of queries (rows). */
   qLen: number;
+  /** Number of keys (columns), at positions 0..kLen-1. */
   kLen: number;
   /** k (default: from the table's 2k+1 rows; if given it must match them). */
   maxRelativePosition?: number;
+  /** Absolute position of query 0 (default 0). */
   queryOffset?: number;
   /** Shape `[2k+1, width]` of `table` when it is a bare Float32Array. */
   tableDims?: readonly number[];

@@ -24,6 +24,7 @@ export interface DoctorFinding {
 export interface DoctorConfigReport {
   /** The plan the findings are about (pe.model.fromConfig's). */
   plan: ModelPlan;
+  /** Every ambiguity of the config and the choice made, in the order the plan met them. */
   findings: DoctorFinding[];
 }
 

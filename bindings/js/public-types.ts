@@ -7,7 +7,7 @@ export type { PositionIdsInput, Tensor, TensorInput, TensorLike } from './runtim
 export { PositionTable } from './families/position-table.js';
 export type { TableAddOptions, TableLookupOptions, TablePositionOptions } from './families/position-table.js';
 export type {
-  SinusoidalAddOptions, SinusoidalApi, SinusoidalCacheOptions, SinusoidalParams, SinusoidalTableOptions, SinusoidLayout, SinusoidPrecision,
+  SinusoidalAddOptions, SinusoidalApi, SinusoidalCreateTableOptions, SinusoidalParams, SinusoidalTableOptions, SinusoidLayout, SinusoidPrecision,
 } from './families/sinusoidal.js';
 export type { LearnedAddOptions, LearnedApi, LearnedLookupOptions } from './families/learned.js';
 export type { GridSizeInput, LearnedInterpolateOptions } from './families/vit.js';

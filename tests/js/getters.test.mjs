@@ -67,7 +67,7 @@ const CASES = {
     return { uses: [table], run: (o) => { const x = ones(32); table.addTo(x, o); return x; }, options: { dims: [4, 8], offset: 1 } };
   },
   'PositionTable.lookup (fast sinusoidal)': () => {
-    const table = pe.sinusoidal.createTable({ maxLength: 64, dim: 8, precision: 'fast' });
+    const table = pe.sinusoidal.createTable({ maxPositions: 64, dim: 8, precision: 'fast' });
     return { uses: [table], run: (o) => table.lookup(o).data, options: { length: 4, offset: 3 } };
   },
   'learned.lookup of a WasmTensor table': () => {

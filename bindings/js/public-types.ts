@@ -7,7 +7,7 @@ export type { PositionIdsInput, Tensor, TensorInput, TensorLike } from './runtim
 export { PositionTable } from './families/position-table.js';
 export type { TableAddOptions, TableLookupOptions, TablePositionOptions } from './families/position-table.js';
 export type {
-  SinusoidalAddOptions, SinusoidalApi, SinusoidalCacheOptions, SinusoidalParams, SinusoidalTableOptions, SinusoidLayout, SinusoidPrecision,
+  SinusoidalAddOptions, SinusoidalApi, SinusoidalCreateTableOptions, SinusoidalParams, SinusoidalTableOptions, SinusoidLayout, SinusoidPrecision,
 } from './families/sinusoidal.js';
 export type { LearnedAddOptions, LearnedApi, LearnedLookupOptions } from './families/learned.js';
 export type { GridSizeInput, LearnedInterpolateOptions } from './families/vit.js';
@@ -16,7 +16,7 @@ export type {
   DefaultRopeScaling, DynamicRopeScaling, Float64Tensor, HeadLayout, LinearRopeScaling, Llama3Band, Llama3RopeScaling,
   LongRopeScaling, NtkRopeScaling, Rope2dOptions, RopeApi, RopeApplyOptions, RopeCacheApplyOptions, RopeCacheOptions,
   RopeConfigOptions, RopeFrequencies, RopeLengthOptions, RopeModelSpec, RopeMultimodalOptions, RopePairing, RopeScaling,
-  RopeScalingType, RopeSpec, RopeXPosOptions, RotaryEmbeddingOptions, YarnRopeScaling,
+  RopeScalingType, RopeSpec, RopeTensorOptions, RopeXPosOptions, RotaryEmbeddingOptions, YarnRopeScaling,
 } from './families/rope/rope.js';
 export type { Rope2dFrequencies } from './families/rope/forms.js';
 export type { RopeShiftMoveOptions, RopeShiftOptions } from './families/rope/shift.js';
@@ -29,7 +29,7 @@ export type { DebertaApi, DebertaBucketOptions, DebertaMatrixOptions } from './f
 export type { AlibiApi, AlibiBiasOptions, AlibiForm, AlibiSlopeOptions, AttentionMaskInput } from './families/alibi.js';
 export type { AttentionApi, AttentionOptions, AttentionRopeOptions } from './families/attention.js';
 export type {
-  AbsolutePositions, AttentionWindow, GgufMetadata, GgufReadOptions, GgufValue, LayerAlibi, LayerCosSin, LayerPlan, LayerRope,
+  AbsolutePositions, AttentionWindow, GgufMetadata, GgufReadOptions, GgufType, GgufValue, LayerAlibi, LayerCosSin, LayerPlan, LayerRope,
   LongRopeSwitch, ModelApi, ModelConfigOptions, ModelLengthOptions, ModelPlan, QueryScaling, RopeForm,
 } from './model/model-api.js';
 export type { LaneOrder, LayerCacheApplyOptions, ModelApplyOptions, ModelCacheOptions } from './model/model-api.js';

@@ -5,7 +5,9 @@
 //   js, cjs   a complete program (ES module / CommonJS), run as its own module; it must be followed
 //             by an `output` block stating what it prints
 //   sh        shell commands run with bash in an empty folder (`posenc` and `npx posenc` are the built CLI); an
-//             `output` block after it is compared when present
+//             `output` block after it is compared when present, with what the commands print on
+//             stdout and stderr (as a terminal shows both), and the seconds a CLI report ends
+//             with (`wrote t.npy: ... in 0.21 s`) masked on both sides: they are the machine's
 //   output    what the block before it prints (standard output)
 //   NOT_PROGRAMS: text (formulas, layouts), json (config fragments), console (commands for a
 //             maintainer's machine, with `$ ` prompts: installs, builds), cpp, cmake
@@ -123,6 +125,11 @@ function sameNumber(printed, stated) {
   if (!Number.isFinite(b)) return a === b;
   // The tolerance, plus a few ulps so a value printed exactly at the rounding edge still counts.
   return Math.abs(a - b) <= tolerance(stated) + 4 * Number.EPSILON * Math.abs(b);
+}
+
+/** Text with the seconds at the end of a line (` in 0.21 s`, a CLI report's timing) replaced by a placeholder. */
+export function maskSeconds(text) {
+  return text.replace(/ in \d+(?:\.\d+)? s$/gm, ' in (seconds) s');
 }
 
 /** Undefined when `printed` shows what `stated` says (tolerance rule above), else a description of the first difference. */

@@ -1,8 +1,9 @@
 // The docs run as pasted: every program block of README.md and docs/*.md runs as its own module
 // against the built package (js/cjs: written inside the repository, so `import ... from 'posenc'`
 // resolves to this package by self-reference, and run in an empty folder; sh: bash in one project
-// folder per document with posenc installed, `posenc`/`npx posenc` being the built CLI), and what it prints is compared with the output block
-// the text states (rules in docs-blocks.mjs). The README's error-code table must list exactly the
+// folder per document with posenc installed, `posenc`/`npx posenc` being the built CLI, stderr
+// merged into stdout), and what it prints is compared with the output block the text states
+// (rules in docs-blocks.mjs). The README's error-code table must list exactly the
 // codes of bindings/js/runtime/errors.ts, its layout map must match the tree, and every relative link
 // must lead to a file (and heading) of the repository; the README links nothing outside it.
 import assert from 'node:assert/strict';
@@ -13,7 +14,7 @@ import { dirname, join, normalize } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { compareOutput, fencedBlocks, headingAnchor, layoutPaths, programsOf, tableCodes, tokens } from './docs-blocks.mjs';
+import { compareOutput, fencedBlocks, headingAnchor, layoutPaths, maskSeconds, programsOf, tableCodes, tokens } from './docs-blocks.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SNIPPETS = join(ROOT, 'build', 'docs-snippets');
@@ -53,7 +54,7 @@ async function run(doc, { block }, project) {
     // A user runs `posenc` (or `npx posenc`) where the package is installed; here it is the CLI just built.
     const cli = `${JSON.stringify(process.execPath)} ${JSON.stringify(CLI)} "$@"`;
     writeFileSync(file, `posenc() {\n  ${cli};\n}\nnpx() {\n  if [ "$1" = posenc ]; then shift; ${cli};\n` +
-      `  else echo "docs test: only 'npx posenc' is available" >&2; return 127; fi\n}\n${block.code}`);
+      `  else echo "docs test: only 'npx posenc' is available" >&2; return 127; fi\n}\nexec 2>&1\n${block.code}`);
     result = await runProgram('bash', ['-euo', 'pipefail', file], project());
   } else {
     const cwd = mkdtempSync(join(tmpdir(), 'posenc-docs-'));
@@ -64,7 +65,7 @@ async function run(doc, { block }, project) {
       rmSync(cwd, { recursive: true, force: true });
     }
   }
-  assert.equal(result.code, 0, `${doc}:${block.line} exited with ${result.code}\n${result.stderr.slice(0, 4000)}`);
+  assert.equal(result.code, 0, `${doc}:${block.line} exited with ${result.code}\n${(result.stderr || result.stdout).slice(-4000)}`);
   return result.stdout;
 }
 
@@ -83,7 +84,8 @@ for (const doc of DOCS) {
     test(`${doc}:${block.line} (${block.heading}) prints what the text states`, async () => {
       const printed = await run(doc, program, project);
       if (expected === undefined) return; // an sh block without an output block: it must succeed
-      const difference = compareOutput(printed, expected);
+      const sh = block.lang === 'sh';
+      const difference = compareOutput(sh ? maskSeconds(printed) : printed, sh ? maskSeconds(expected) : expected);
       assert.equal(difference, undefined, `${doc}:${block.line}: ${difference}\n--- printed:\n${printed}--- stated:\n${expected}`);
     });
   }
@@ -149,6 +151,10 @@ test('the comparison fails when a stated value is wrong, missing or extra', () =
   assert.match(compareOutput('a 1 2', 'a 1'), /more than stated/);
   assert.match(compareOutput('INVALID_TYPE', 'INVALID_ARGUMENT'), /stated 'INVALID_ARGUMENT'/);
   assert.equal(tokens('-Infinity NaN').map((t) => t.number).join(' '), '-Infinity NaN');
+  // a CLI report's seconds are masked (sh blocks), nothing else is
+  assert.equal(compareOutput(maskSeconds('wrote a.npy: 1.00 KiB in 0.04 s\n'), maskSeconds('wrote a.npy: 1.00 KiB in 0.21 s')), undefined);
+  assert.match(compareOutput(maskSeconds('wrote a.npy: 2.00 KiB in 0.04 s\n'), maskSeconds('wrote a.npy: 1.00 KiB in 0.21 s')), /stated 1.00/);
+  assert.match(compareOutput(maskSeconds('took 0.04 s, done\n'), maskSeconds('took 0.21 s, done')), /stated 0.21/);
 });
 
 test('a js block without output, an orphan output block and an unmarked block are errors', () => {

@@ -154,7 +154,7 @@ test('identify: bad arguments', () => {
   throwsPosEnc(() => pe.doctor.identify(x, x.slice(0, 16), { dims: [4, 8] }), 'SHAPE_MISMATCH', /after has 16 elements/);
   throwsPosEnc(() => pe.doctor.identify({ data: x, dims: [4, 8] }, { data: x, dims: [8, 4] }), 'SHAPE_MISMATCH', /before has dims \[4, 8\] but after \[8, 4\]/);
   throwsPosEnc(() => pe.doctor.identify(x, x, { dims: [4, 8], positionIds: [3, 3, 3, 3] }), 'INVALID_ARGUMENT', /every token is at position 3/);
-  throwsPosEnc(() => pe.doctor.identify(x, x, { dims: [4, 8] }), 'INVALID_ARGUMENT', /after equals before/);
+  throwsPosEnc(() => pe.doctor.identify(x, x, { dims: [4, 8] }), 'INVALID_ARGUMENT', /before and after are equal/);
   throwsPosEnc(() => pe.doctor.identify(x, x, { dims: [4, 8], offset: 1, positionIds: [0, 1, 2, 3] }), 'INVALID_ARGUMENT', /either offset or positionIds/);
   throwsPosEnc(() => pe.doctor.identify(x, x, { dims: [4, 8], pairing: 'half' }), 'UNKNOWN_OPTION', /pairing/);
   throwsPosEnc(() => pe.doctor.identify(x, x), 'MISSING_OPTION', /dims/);
@@ -192,6 +192,6 @@ test('config: spelled-out cases (truncation, both generations, YaRN factor, dyna
     /YaRN factor 4 differs from max_position_embeddings \/ original_max_position_embeddings = 2[\s\S]*YaRN attention factor 1\.13863 \(0\.1 ln\(factor\) \+ 1\)/);
   assert.match(text({ ...base, rope_scaling: { rope_type: 'dynamic', factor: 2 } }), /dynamic NTK: transformers recomputes the base .* longer than 8192/);
   assert.match(text({ ...base, num_key_value_heads: undefined }), /num_key_value_heads is absent: 4 key\/value heads/);
-  throwsPosEnc(() => pe.doctor.config({ ...base, rope_scalling: { type: 'linear' } }), 'INVALID_CONFIG', /rope_scalling/);
-  throwsPosEnc(() => pe.doctor.config('{'), 'INVALID_CONFIG', /not valid JSON/);
+  throwsPosEnc(() => pe.doctor.config({ ...base, rope_scalling: { type: 'linear' } }), 'INVALID_CONFIG', /^doctor\.config: rope_scalling/);
+  throwsPosEnc(() => pe.doctor.config('{'), 'INVALID_CONFIG', /^doctor\.config: the config is not valid JSON/);
 });

@@ -297,6 +297,8 @@ test('writeSafetensors writes what the reference reader expects: 8-byte aligned 
   }
   throwsPosEnc(() => io.writeSafetensors({ __metadata__: a }), 'INVALID_ARGUMENT', /tensor name '__metadata__' is reserved/);
   throwsPosEnc(() => io.writeSafetensors([a]), 'INVALID_TYPE', /tensors must be an object of named tensors/);
+  // no option gives a bare array its shape here: the message must not ask for one
+  throwsPosEnc(() => io.writeSafetensors({ b }), 'INVALID_TYPE', /tensors\['b'\] is a bare Float32Array; give it with its shape, as \{ data, dims \}/);
   throwsPosEnc(() => io.writeSafetensors({ a }, { metadata: { n: 1 } }), 'INVALID_TYPE', /metadata must be an object of string values/);
   throwsPosEnc(() => io.writeSafetensors({ a }, { dtype: 'int8' }), 'INVALID_ARGUMENT', /dtype must be 'float32' or 'float16' or 'bfloat16', got 'int8'/);
 });

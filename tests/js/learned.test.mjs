@@ -58,6 +58,9 @@ test('ids outside the table are errors, never clamped or wrapped', () => {
   throwsPosEnc(() => pe.learned.lookup(table.data, { length: 1 }), 'MISSING_OPTION', /'tableDims'/);
   throwsPosEnc(() => pe.learned.lookup({ data: table.data, dims: [rows * dim] }, { length: 1 }), 'SHAPE_MISMATCH', /\[rows, dim\]/);
   throwsPosEnc(() => pe.learned.lookup(table, { length: 0 }), 'INVALID_ARGUMENT', /length/);
+  // an offset beside positionIds would be ignored: it is refused, as addTo refuses it
+  throwsPosEnc(() => pe.learned.lookup(table, { positionIds: [1], offset: 3 }), 'INVALID_ARGUMENT', /positionIds, not both/);
+  throwsPosEnc(() => pe.learned.addTo(x, table, { dims: [2, dim], positionIds: [1, 2], offset: 3 }), 'INVALID_ARGUMENT', /positionIds, not both/);
   throwsPosEnc(() => pe.learned.robertaPositionIds([1, 2], { paddingIdx: -1 }), 'INVALID_ARGUMENT', /paddingIdx/);
   throwsPosEnc(() => pe.learned.robertaPositionIds([1, 2, 3], { paddingIdx: 1, dims: [2, 2] }), 'SHAPE_MISMATCH', /batch \* seq = 3/);
 });

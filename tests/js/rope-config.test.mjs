@@ -137,7 +137,7 @@ test('v5 rope_parameters, per-layer-type parameters, text_config, dynamic, defau
     rope_parameters: { full_attention: { rope_type: 'linear', factor: 8.0, rope_theta: 1000000 }, sliding_attention: { rope_type: 'default', rope_theta: 10000 } } };
   assert.deepEqual(pe.rope.fromConfig(gemmaLike, { layerType: 'sliding_attention' }), { headDim: 256, rotaryDim: 256, base: 10000, pairing: 'half' });
   assert.equal(pe.rope.fromConfig(gemmaLike, { layerType: 'full_attention' }).scaling.factor, 8);
-  throwsPosEnc(() => pe.rope.fromConfig(gemmaLike), 'INVALID_CONFIG', /layers differ \(layers 5 and 0 rotate differently\): use pe\.model\.fromConfig .*pass \{ layerType \} \(sliding_attention, full_attention\)/);
+  throwsPosEnc(() => pe.rope.fromConfig(gemmaLike), 'INVALID_CONFIG', /layers differ \(layers 5 and 0 rotate differently\): use pe\.model\.fromConfig .*pick layers with layerType: sliding_attention, full_attention/);
   const llava = pe.rope.fromConfig({ model_type: 'llava', text_config: { model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, rope_theta: 10000 } });
   assert.deepEqual(llava, { headDim: 128, rotaryDim: 128, base: 10000, pairing: 'half' });
   const dyn = pe.rope.fromConfig({ model_type: 'llama', hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 4096, rope_scaling: { type: 'dynamic', factor: 2.0 } });

@@ -81,7 +81,7 @@ test('frequencies are base^(-2i/dim)', () => {
 });
 
 test('createTable caches rows for repeated adds and lookups; dispose ends it', () => {
-  const table = pe.sinusoidal.createTable({ maxLength: 64, dim: 12 });
+  const table = pe.sinusoidal.createTable({ maxPositions: 64, dim: 12 });
   assert.equal(table.rows, 64);
   const x = new Float32Array(3 * 12);
   table.addTo(x, { dims: [3, 12], offset: 10 });
@@ -111,7 +111,7 @@ test("precision 'fast': within 3.2e-7 of the float64 formula in table, createTab
     assert.ok(worst <= 3.2e-7, `${length} x ${dim} offset ${offset} ${layout}: error ${worst}`);
     assert.ok(differs, 'the fast path ran (some value differs from the exact table)');
   }
-  const table = pe.sinusoidal.createTable({ maxLength: 256, dim: 32, precision: 'fast' });
+  const table = pe.sinusoidal.createTable({ maxPositions: 256, dim: 32, precision: 'fast' });
   assert.deepEqual(table.toTensor().data, pe.sinusoidal.table({ length: 256, dim: 32, precision: 'fast' }).data);
   table.dispose();
   const x = new Float32Array(100 * 64);
@@ -137,7 +137,7 @@ test("addTo with precision 'fast' adds exactly the rows of table({ precision: 'f
 test("createTable with precision 'fast' keeps anchor and offset rows only: the fast table's values, a fraction of the memory", async () => {
   for (const [maxLength, dim, layout] of [[300, 768, 'interleaved'], [97, 65, 'half'], [71, 7, 'interleaved'], [64, 6, 'half']]) {
     const want = pe.sinusoidal.table({ length: maxLength, dim, layout, precision: 'fast' }).data;
-    const table = pe.sinusoidal.createTable({ maxLength, dim, layout, precision: 'fast' });
+    const table = pe.sinusoidal.createTable({ maxPositions: maxLength, dim, layout, precision: 'fast' });
     const label = `${maxLength} x ${dim} ${layout}`;
     assert.deepEqual(table.toTensor(), { data: want, dims: [maxLength, dim] }, label);
     const ids = [maxLength - 1, 0, 33, 31, 32];
@@ -161,9 +161,9 @@ test("createTable with precision 'fast' keeps anchor and offset rows only: the f
   // grows by the anchored storage (9 MiB), not by the 128 MiB of full rows.
   const fresh = await instantiate(createModule, { kind: 'bytes', bytes: readFileSync(new URL('../../dist/posenc.wasm', import.meta.url)), from: 'dist/posenc.wasm' });
   const before = fresh.memory.bytes;
-  const fast = fresh.sinusoidal.createTable({ maxLength: 8192, dim: 4096, precision: 'fast' });
+  const fast = fresh.sinusoidal.createTable({ maxPositions: 8192, dim: 4096, precision: 'fast' });
   const grownFast = fresh.memory.bytes - before;
-  const exact = fresh.sinusoidal.createTable({ maxLength: 8192, dim: 4096 });
+  const exact = fresh.sinusoidal.createTable({ maxPositions: 8192, dim: 4096 });
   const grownExact = fresh.memory.bytes - before;
   assert.ok(grownFast < 16 * 2 ** 20, `fast table grew memory by ${grownFast} bytes`);
   assert.ok(grownExact >= 128 * 2 ** 20, `exact table grew memory by ${grownExact} bytes`);
@@ -204,7 +204,7 @@ test('every bad argument throws a PosEncError naming it', () => {
   throwsPosEnc(t({ length: 4, dim: 4, layout: 'concat' }), 'INVALID_ARGUMENT', /layout must be 'interleaved' or 'half'/);
   throwsPosEnc(t({ length: 4, dim: 4, precision: 'float16' }), 'INVALID_ARGUMENT', /precision must be 'exact' or 'fast', got 'float16'/);
   throwsPosEnc(t({ length: 4, dim: 4, precision: 1 }), 'INVALID_TYPE', /precision must be/);
-  throwsPosEnc(() => pe.sinusoidal.createTable({ maxLength: 4, dim: 4, precision: 'Fast' }), 'INVALID_ARGUMENT', /sinusoidal\.createTable: precision/);
+  throwsPosEnc(() => pe.sinusoidal.createTable({ maxPositions: 4, dim: 4, precision: 'Fast' }), 'INVALID_ARGUMENT', /sinusoidal\.createTable: precision/);
   throwsPosEnc(t({ length: 4, dim: 4, lenght: 3 }), 'UNKNOWN_OPTION', /lenght/);
   throwsPosEnc(t({ positionIds: [1, NaN], dim: 4 }), 'INVALID_ARGUMENT', /positionIds\[1\]/);
   throwsPosEnc(t({ positionIds: [1, '2'], dim: 4 }), 'INVALID_TYPE', /positionIds\[1\]/);

@@ -77,6 +77,13 @@ test('posenc permute reorders rows as pe.rope.permuteWeights does, and back', ()
   assert.match(run('permute', '--in', input, '--to', 'half', '--out', back).stderr, /--num-heads is required/);
   assert.match(run('permute', '--in', input, '--to', 'sideways', '--num-heads', '3', '--out', back).stderr, /--to/);
   assert.match(run('permute', '--in', input, '--to', 'half', '--num-heads', '5', '--out', back).stderr, /the weight has 24 output rows, and --num-heads 5 does not divide them/);
+
+  // A .safetensors file of several tensors: --in-tensor picks one, as for every --in
+  const model = join(dir, 'model.safetensors');
+  writeFileSync(model, pe.io.writeSafetensors({ 'k_proj.weight': w, 'q_proj.weight': { data: new Float32Array(24), dims: [24] } }));
+  assert.match(run('permute', '--in', model, '--to', 'half', '--num-heads', '3', '--out', back).stderr, /holds 2 tensors; choose one with --in-tensor \(k_proj\.weight, q_proj\.weight\)/);
+  assert.equal(run('permute', '--in', model, '--in-tensor', 'k_proj.weight', '--to', 'half', '--num-heads', '3', '--rotary-dim', '6', '--out', back).status, 0);
+  assert.deepEqual(readJson(back).data, readJson(half).data);
 });
 
 test('posenc doctor config.json lists the findings of pe.doctor.config; --before/--after identifies', () => {
@@ -98,6 +105,13 @@ test('posenc doctor config.json lists the findings of pe.doctor.config; --before
   assert.match(id.stdout, /confidence +medium\nnote: 2 of 32 pairs turn too little between the positions given/); // 12 positions, base 500000
   assert.match(id.stdout, /spec: \{"headDim":64,"rotaryDim":64,"base":500000,"pairing":"interleaved"\}/);
   assert.match(run('doctor').stderr, /give a config\.json, or --before and --after tensor files/);
+  const both = join(dir, 'both.safetensors');
+  writeFileSync(both, pe.io.writeSafetensors({ before, after }));
+  const picked = run('doctor', '--before', both, '--before-tensor', 'before', '--after', both, '--after-tensor', 'after');
+  assert.equal(picked.stdout, id.stdout, 'each file flag has its own tensor flag');
+  assert.match(run('doctor', '--before', both, '--after', both).stderr, /choose one with --before-tensor/);
+  assert.match(run('doctor', '--before', writeJson('b.json', before), '--after', writeJson('b2.json', before)).stderr,
+    /^posenc doctor: the tensors before and after are equal: there is no rotation to identify \[INVALID_ARGUMENT\]/);
   assert.match(run('doctor', join(fixtures, 'gpt2.json'), '--before', 'x.npy').stderr, /do not go together/);
 });
 
@@ -121,5 +135,17 @@ test('posenc precision prints the oracle by ranges of positions', () => {
   assert.deepEqual(json.pipelines.map((p) => p.name), ['hf-bfloat16']);
   assert.match(run('precision', '--rotary-dim', '64').stderr, /--context/);
   assert.match(run('precision', '--context', '64').stderr, /give a config\.json or --rotary-dim/);
-  assert.match(run('precision', '--rotary-dim', '64', '--context', '64', '--pipelines', 'tpu-float8').stderr, /pipelines\[0\]/);
+  // API messages speak of flags, without the API function's name
+  assert.match(run('precision', '--rotary-dim', '64', '--context', '64', '--pipelines', 'tpu-float8').stderr, /^posenc precision: --pipelines\[0\] must be 'hf-float32'/);
+  assert.match(run('precision', join(fixtures, 'llama-3.2-1b-instruct.json'), '--context', '64', '--layer', '99').stderr,
+    /^posenc precision: --layer 99 is outside the model's 16 layers \[OUT_OF_RANGE\]/);
+});
+
+test('rope-config and rope point a model whose layers differ to posenc plan and --layer-type', () => {
+  for (const command of [['rope-config'], ['rope', '--in', writeJson('q1.json', { data: new Float32Array(256), dims: [1, 256] }), '--out', join(dir, 'q2.json'), '--config']]) {
+    const r = run(...command, join(fixtures, 'gemma-3-1b-it.json'));
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, new RegExp(`^posenc ${command[0]}: .*gemma-3-1b-it\\.json: the model's layers differ \\(.*\\): use 'posenc plan' ` +
+      'for the per-layer plan, or pick layers with --layer-type: sliding_attention, full_attention \\[INVALID_CONFIG\\]'));
+  }
 });

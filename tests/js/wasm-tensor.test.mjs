@@ -89,7 +89,7 @@ test('sinusoidal.addTo, PositionTable.addTo and learned tables with WasmTensors'
   assert.equal(maxAbsDiff(x.view(), xc), 0);
   assert.equal(maxAbsDiff(ret, xc), 0, 'addTo returns the values');
 
-  const table = pe.sinusoidal.createTable({ maxLength: 10, dim: 6 });
+  const table = pe.sinusoidal.createTable({ maxPositions: 10, dim: 6 });
   table.addTo(x, { offset: 2 });
   table.addTo(xc, { dims: [2, 4, 6], offset: 2 });
   assert.equal(maxAbsDiff(x.view(), xc), 0);

@@ -3,7 +3,7 @@
 import { createPosEnc, LayerRopeCache, PosEncError, RopeCache, PositionTable } from 'posenc';
 import type {
   PosEnc, PosEncErrorCode, Tensor, TensorLike, RopeApplyOptions, RopeFrequencies, RopeModelSpec, RopeScaling, Float64Tensor,
-  Llama3Band, SafetensorsHeader, LearnedInterpolateOptions, ModelPlan,
+  Llama3Band, SafetensorsHeader, LearnedInterpolateOptions, ModelPlan, RopeTensorOptions, GgufType, GgufValue,
 } from 'posenc';
 
 const pe: PosEnc = await createPosEnc();
@@ -107,4 +107,12 @@ try {
     console.log(code, bad);
   }
 }
+// The parts of option types a user can name: the tensor half of rope.apply's options, a GGUF value's type
+const shape: RopeTensorOptions = { layout: 'bhsd', offset: 3 };
+pe.rope.apply(q, null, { ...shape, rotaryDim: 8 });
+const ggufType: GgufType = 'float32';
+const ggufValue: GgufValue = { type: ggufType, value: 10000 };
+// @ts-expect-error GGUF types are the format's names
+const badType: GgufType = 'f32';
+console.log(ggufValue, badType);
 console.log(version, y, pe.PosEncError === PosEncError);

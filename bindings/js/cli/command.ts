@@ -69,19 +69,23 @@ export function writeReport(command: string, what: string, files: TensorFile[], 
   };
 }
 
-const API_PREFIX = /^(?:sinusoidal|learned|rope|alibi|t5|io|memory|RopeCache|PositionTable|WasmTensor)\.[A-Za-z]+: /;
+/** The API function that begins a PosEncError message (`rope.apply: `, `learned table.lookup: `, `attention.scores (rope): `). */
+const API_PREFIX = new RegExp('^(?:sinusoidal|learned|rope|shaw|transformerXL|t5|deberta|alibi|attention|model|doctor|precision|io|memory|tensors' +
+  '|RopeCache|LayerRopeCache|WasmTensor|learned table|sinusoidal table)\\.[A-Za-z]+(?: \\([a-z]+\\))?: ');
 
 /**
  * An API message in the command's terms: without the API function's name, and with the option
  * names the command's flags set (`apiNames`) replaced by those flags. camelCase names are replaced
- * wherever they appear; plain words only where they name the option (`option 'x'`, or first).
+ * wherever they appear; plain words only where they name the option (`option 'x'`, or first, as
+ * in `layer 99 is ...` or `pipelines[0] must be ...`).
  */
 export function translateMessage(message: string, apiNames: Readonly<Record<string, string>>): string {
   let text = message.replace(API_PREFIX, '');
   for (const [api, flag] of Object.entries(apiNames)) {
-    text = text.replace(new RegExp(`option '${api}'`, 'g'), flag);
-    if (/[A-Z]/.test(api)) text = text.replace(new RegExp(`'?\\b${api}\\b'?`, 'g'), flag);
-    else if (text.startsWith(`${api} `)) text = flag + text.slice(api.length);
+    const name = api.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    text = text.replace(new RegExp(`option '${name}'`, 'g'), flag);
+    if (/[A-Z]/.test(api)) text = text.replace(new RegExp(`'?\\b${name}\\b'?`, 'g'), flag);
+    else if (new RegExp(`^${name}[ []`).test(text)) text = flag + text.slice(api.length);
   }
   return text;
 }

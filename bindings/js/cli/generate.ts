@@ -6,10 +6,10 @@ import type { Command } from './command.js';
 import { dimsText, outputFlags, outputOf, writeReport } from './command.js';
 import type { FlagValues } from './flags.js';
 import { CliError } from './flags.js';
-import { readTensor } from './input.js';
+import { readTensor, tensorFileFlags } from './input.js';
 import { runRows, withOutputs } from './jobs.js';
 import type { JobContext, OutputSpec } from './jobs.js';
-import { CONFIG_FLAGS, ropeSpec, SPEC_API_NAMES, SPEC_FLAGS } from './rope-flags.js';
+import { CONFIG_API_NAMES, CONFIG_FLAGS, ropeSpec, SPEC_API_NAMES, SPEC_FLAGS } from './rope-flags.js';
 import { SINUSOIDAL_FLAGS, sinusoidalPositions } from './sinusoidal-flags.js';
 
 const seconds = (t0: number) => (performance.now() - t0) / 1000;
@@ -55,7 +55,7 @@ const alibi: Command = {
   summary: 'write an ALiBi bias [heads, qLen, kLen]',
   about: ["Query i sits at position query-offset + i and key j at j; form 'causal' holds -m_h (i - j), and -inf for future keys unless --no-mask-future."],
   flags: [
-    { name: 'heads', kind: 'int', min: 1, required: true, help: 'number of heads (slopes 2^(-max-bias h / heads))' },
+    { name: 'num-heads', kind: 'int', min: 1, required: true, help: 'number of heads (slopes 2^(-max-bias h / num-heads))' },
     { name: 'q-len', kind: 'int', min: 1, required: true, help: 'number of queries (rows)' },
     { name: 'k-len', kind: 'int', min: 1, required: true, help: 'number of keys (columns)' },
     { name: 'form', kind: 'choice', choices: ['causal', 'symmetric', 'bloom'], default: 'causal', help: 'causal: -m (i - j); symmetric: -m |i - j|; bloom: m j' },
@@ -64,11 +64,11 @@ const alibi: Command = {
     { name: 'mask-future', kind: 'switch', default: 'on for causal', help: 'future keys hold -inf (--no-mask-future: the formula)' },
     ...outputFlags('bias'),
   ],
-  examples: ['posenc alibi --heads 12 --q-len 1024 --k-len 1024 --out bias.npy'],
-  apiNames: { numHeads: '--heads', qLen: '--q-len', kLen: '--k-len', form: '--form', maxBias: '--max-bias', queryOffset: '--query-offset', maskFuture: '--mask-future' },
+  examples: ['posenc alibi --num-heads 12 --q-len 1024 --k-len 1024 --out bias.npy'],
+  apiNames: { numHeads: '--num-heads', qLen: '--q-len', kLen: '--k-len', form: '--form', maxBias: '--max-bias', queryOffset: '--query-offset', maskFuture: '--mask-future' },
   async run(ctx, values) {
     const t0 = performance.now();
-    const heads = values.heads as number;
+    const heads = values['num-heads'] as number;
     const qLen = values['q-len'] as number;
     const kLen = values['k-len'] as number;
     const queryOffset = (values['query-offset'] as number | undefined) ?? 0;
@@ -92,8 +92,7 @@ const t5Bias: Command = {
   summary: "write a T5 relative position bias [heads, qLen, kLen] from a model's bucket table",
   about: ["bias[h, i, j] = table[bucket(j - (query-offset + i)), h], with the [numBuckets, heads] table of Hugging Face's relative_attention_bias."],
   flags: [
-    { name: 'table', kind: 'text', value: 'FILE', required: true, help: 'the [numBuckets, heads] table: .npy, .safetensors or .json' },
-    { name: 'tensor', kind: 'text', value: 'NAME', help: 'the table\'s key when --table is a .safetensors file with several tensors' },
+    ...tensorFileFlags('table', 'the [numBuckets, heads] table'),
     { name: 'q-len', kind: 'int', min: 1, required: true, help: 'number of queries (rows)' },
     { name: 'k-len', kind: 'int', min: 1, required: true, help: 'number of keys (columns)' },
     { name: 'num-buckets', kind: 'int', min: 1, default: '32', help: 'relative_attention_num_buckets' },
@@ -106,7 +105,7 @@ const t5Bias: Command = {
   apiNames: { table: '--table', tableDims: '--table', qLen: '--q-len', kLen: '--k-len', numBuckets: '--num-buckets', maxDistance: '--max-distance', bidirectional: '--bidirectional', queryOffset: '--query-offset' },
   async run(ctx, values) {
     const t0 = performance.now();
-    const table = await readTensor(ctx.pe, values.table as string, '--table', values.tensor as string | undefined);
+    const table = await readTensor(ctx.pe, values, 'table');
     if (table.dims.length !== 2) throw new CliError(`--table ${values.table as string} must be [numBuckets, heads], got ${dimsText(table.dims)}`);
     const heads = table.dims[1]!;
     const qLen = values['q-len'] as number;
@@ -153,7 +152,7 @@ const ropeCache: Command = {
     'posenc rope-cache --rotary-dim 64 --base 10000 --max-positions 4096 --cos cos.npy --sin sin.npy',
     'posenc rope-cache --config config.json --max-positions 8192 --out rope_cache.safetensors',
   ],
-  apiNames: { ...SPEC_API_NAMES, maxPositions: '--max-positions' },
+  apiNames: { ...SPEC_API_NAMES, ...CONFIG_API_NAMES, maxPositions: '--max-positions' },
   async run(ctx, values) {
     const t0 = performance.now();
     const outputs = cacheOutputs(values);

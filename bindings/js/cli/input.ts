@@ -12,6 +12,7 @@ import { checkNpyLength, NPY_PREFIX_BYTES, npyDataOffset, parseNpyHeader } from 
 import { listSafetensors } from '../io/safetensors.js';
 import type { PosEnc } from '../posenc.js';
 import { CliError } from './flags.js';
+import type { Flag, FlagValues } from './flags.js';
 
 /** A float tensor in a file, read as float32 in C order, any range of elements at a time. */
 export interface TensorSource {
@@ -95,10 +96,25 @@ class MemoryTensor implements TensorSource {
 }
 
 /**
- * Opens a float tensor file: `.npy`, `.safetensors` (the tensor `name`, chosen with `nameFlag`, or
- * its only tensor) or `.json` (`{ "dims": [...], "data": [...] }`). `flag` names the file's flag in messages.
+ * The flags of a tensor file: `--NAME FILE` and `--NAME-tensor KEY`, which picks a tensor of a
+ * .safetensors file holding several (every file flag has its own, so two files never share one).
  */
-export async function openTensor(pe: PosEnc, path: string, flag: string, name?: string, nameFlag = '--tensor'): Promise<TensorSource> {
+export function tensorFileFlags(name: string, help: string, required = true): Flag[] {
+  return [
+    { name, kind: 'text', value: 'FILE', required, help: `${help}: .npy, .safetensors or .json` },
+    { name: `${name}-tensor`, kind: 'text', value: 'KEY', help: `the tensor to read when --${name} is a .safetensors file with several` },
+  ];
+}
+
+/**
+ * Opens the float tensor file of the flag `--NAME` (`flag`): `.npy`, `.safetensors` (the tensor that
+ * `--NAME-tensor` names, or its only tensor) or `.json` (`{ "dims": [...], "data": [...] }`).
+ */
+export async function openTensor(pe: PosEnc, values: FlagValues, flag: string): Promise<TensorSource> {
+  const path = values[flag] as string;
+  const nameFlag = `${flag}-tensor`;
+  const name = values[nameFlag] as string | undefined;
+  flag = `--${flag}`;
   const ext = extname(path).toLowerCase();
   if (ext === '.json') {
     const t = jsonTensor(path, await readJsonFile(path));
@@ -107,11 +123,11 @@ export async function openTensor(pe: PosEnc, path: string, flag: string, name?: 
   if (ext !== '.npy' && ext !== '.safetensors') {
     throw new CliError(`${flag} ${path}: unknown file type '${ext}'; use .npy, .safetensors or .json`);
   }
-  if (name !== undefined && ext !== '.safetensors') throw new CliError(`${nameFlag} picks a tensor of a .safetensors file; ${path} is not one`);
+  if (name !== undefined && ext !== '.safetensors') throw new CliError(`--${nameFlag} picks a tensor of a .safetensors file; ${path} is not one`);
   const handle = await openFile(path);
   try {
     const size = (await handle.stat()).size;
-    const source = ext === '.npy' ? await npySource(pe, handle, path, size) : await safetensorsSource(handle, path, size, name, nameFlag);
+    const source = ext === '.npy' ? await npySource(pe, handle, path, size) : await safetensorsSource(handle, path, size, name, `--${nameFlag}`);
     if (source instanceof MemoryTensor) await handle.close();
     return source;
   } catch (error) {
@@ -176,9 +192,9 @@ function jsonTensor(path: string, parsed: unknown): Tensor {
   return { data, dims };
 }
 
-/** A whole tensor in memory (for tables the API keeps whole anyway, e.g. a learned table). */
-export async function readTensor(pe: PosEnc, path: string, flag: string, name?: string, nameFlag = '--tensor'): Promise<Tensor> {
-  const source = await openTensor(pe, path, flag, name, nameFlag);
+/** The whole tensor of the flag `--NAME` in memory (for tables the API keeps whole anyway, e.g. a learned table). */
+export async function readTensor(pe: PosEnc, values: FlagValues, flag: string): Promise<Tensor> {
+  const source = await openTensor(pe, values, flag);
   try {
     const data = new Float32Array(source.dims.reduce((a, b) => a * b, 1));
     await source.read(0, data);

@@ -6,7 +6,7 @@ import { JSON_FLAG } from './command.js';
 import { CliError } from './flags.js';
 import { readJsonFile } from './input.js';
 import { PLAN_COMMAND } from './plan-command.js';
-import { ropeSpec } from './rope-flags.js';
+import { CONFIG_API_NAMES, ropeSpec } from './rope-flags.js';
 
 const info: Command = {
   name: 'info',
@@ -71,7 +71,7 @@ const ropeConfig: Command = {
     JSON_FLAG,
   ],
   examples: ['posenc rope-config config.json', 'posenc rope-config config.json --seq-len 32768 --json'],
-  apiNames: { seqLen: '--seq-len', layerType: '--layer-type' },
+  apiNames: { ...CONFIG_API_NAMES, seqLen: '--seq-len' },
   async run(ctx, values, positionals): Promise<Report> {
     const path = positionals[0];
     if (path === undefined) throw new CliError("the path of a model's config.json is required: posenc rope-config config.json");

@@ -21,21 +21,36 @@ export const SPEC_FLAGS: Flag[] = [
 /** API names of the RoPE spec and the flags that set them. */
 export const SPEC_API_NAMES = { rotaryDim: '--rotary-dim', base: '--base', pairing: '--pairing', seqLen: '--seq-len' };
 
-/** The RoPE spec (as rope.apply takes it) from --config or the explicit flags. */
+/**
+ * What API messages about a config name, in a command's terms: the layer-type option is
+ * --layer-type, and the per-layer plan that rope.fromConfig points to is `posenc plan`.
+ */
+export const CONFIG_API_NAMES = { layerType: '--layer-type', 'pe.model.fromConfig': "'posenc plan'" };
+
+/**
+ * The spec of the explicit flags (--rotary-dim, --base, --pairing; those given) when there is no
+ * --config, or undefined when there is one; they never go together. `layerFlag` (--layer-type,
+ * --layer) chooses a layer of the config, so it needs --config.
+ */
+export function explicitSpec(values: FlagValues, layerFlag: string): Record<string, unknown> | undefined {
+  if (values.config !== undefined) {
+    const explicit = SPEC_FLAGS.map((f) => f.name).filter((n) => values[n] !== undefined);
+    if (explicit.length > 0) throw new CliError(`--config defines the RoPE already; leave out ${explicit.map((n) => `--${n}`).join(', ')}`);
+    return undefined;
+  }
+  if (values[layerFlag] !== undefined) throw new CliError(`--${layerFlag} needs --config`);
+  const spec: Record<string, unknown> = {};
+  if (values['rotary-dim'] !== undefined) spec.rotaryDim = values['rotary-dim'];
+  if (values.base !== undefined) spec.base = values.base;
+  if (values.pairing !== undefined) spec.pairing = values.pairing;
+  return spec;
+}
+
+/** The RoPE spec (as rope.apply takes it) from --config (and --layer-type) or the explicit flags. */
 export async function ropeSpec(pe: PosEnc, values: FlagValues): Promise<Record<string, unknown>> {
-  const config = values.config as string | undefined;
-  const explicit = SPEC_FLAGS.map((f) => f.name).filter((n) => values[n] !== undefined);
-  if (config === undefined) {
-    if (values['layer-type'] !== undefined) throw new CliError('--layer-type needs --config');
-    const spec: Record<string, unknown> = {};
-    if (values['rotary-dim'] !== undefined) spec.rotaryDim = values['rotary-dim'];
-    if (values.base !== undefined) spec.base = values.base;
-    if (values.pairing !== undefined) spec.pairing = values.pairing;
-    return spec;
-  }
-  if (explicit.length > 0) {
-    throw new CliError(`--config defines the RoPE already; leave out ${explicit.map((n) => `--${n}`).join(', ')}`);
-  }
+  const explicit = explicitSpec(values, 'layer-type');
+  if (explicit !== undefined) return explicit;
+  const config = values.config as string;
   const layerType = values['layer-type'] as string | undefined;
   const json = (await readJsonFile(config, 'INVALID_CONFIG')) as object;
   let spec: RopeModelSpec;

@@ -5,7 +5,7 @@ import type { PosEnc } from '../posenc.js';
 import type { Flag, FlagValues } from './flags.js';
 import { CliError } from './flags.js';
 import { readJsonFile } from './input.js';
-import { SPEC_FLAGS } from './rope-flags.js';
+import { explicitSpec } from './rope-flags.js';
 
 /** --config and --layer: one layer of a model. */
 export const LAYER_FLAGS: Flag[] = [
@@ -32,17 +32,9 @@ export function numberOrList(values: FlagValues, name: string): number | number[
 
 /** The RoPE spec of layer --layer of --config, or of --rotary-dim/--base/--pairing. */
 export async function layerSpec(pe: PosEnc, values: FlagValues): Promise<Record<string, unknown>> {
-  const config = values.config as string | undefined;
-  const explicit = SPEC_FLAGS.map((f) => f.name).filter((n) => values[n] !== undefined);
-  if (config === undefined) {
-    if (values.layer !== undefined) throw new CliError('--layer needs --config');
-    const spec: Record<string, unknown> = {};
-    if (values['rotary-dim'] !== undefined) spec.rotaryDim = values['rotary-dim'];
-    if (values.base !== undefined) spec.base = values.base;
-    if (values.pairing !== undefined) spec.pairing = values.pairing;
-    return spec;
-  }
-  if (explicit.length > 0) throw new CliError(`--config defines the RoPE already; leave out ${explicit.map((n) => `--${n}`).join(', ')}`);
+  const explicit = explicitSpec(values, 'layer');
+  if (explicit !== undefined) return explicit;
+  const config = values.config as string;
   const plan = pe.model.fromConfig((await readJsonFile(config, 'INVALID_CONFIG')) as object);
   const layer = (values.layer as number | undefined) ?? 0;
   const l = plan.layers[layer];

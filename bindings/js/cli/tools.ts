@@ -4,11 +4,13 @@
 import { readFile } from 'node:fs/promises';
 
 import type { PosEnc } from '../posenc.js';
+import { PRECISION_PIPELINES } from '../tools/precision.js';
+import type { PrecisionPipeline } from '../tools/precision.js';
 import type { Command, Report } from './command.js';
 import { JSON_FLAG, outputFlags, outputOf, writeReport } from './command.js';
 import type { FlagValues } from './flags.js';
 import { CliError } from './flags.js';
-import { readFailure, readTensor } from './input.js';
+import { readFailure, readTensor, tensorFileFlags } from './input.js';
 import { withOutputs } from './jobs.js';
 import { SPEC_API_NAMES, SPEC_FLAGS } from './rope-flags.js';
 import { LAYER_FLAGS, layerSpec, numberList, numberOrList } from './tool-flags.js';
@@ -88,8 +90,7 @@ const permute: Command = {
     'convert_hf_to_gguf.py does. --in is a weight [numHeads * headDim, inputs] or a bias [numHeads * headDim].',
   ],
   flags: [
-    { name: 'in', kind: 'text', value: 'FILE', required: true, help: 'the weight or bias: .npy, .safetensors or .json' },
-    { name: 'tensor', kind: 'text', value: 'NAME', help: 'the tensor to read when --in is a .safetensors file with several (e.g. model.layers.0.self_attn.q_proj.weight)' },
+    ...tensorFileFlags('in', 'the weight or bias'),
     { name: 'to', kind: 'choice', choices: ['half', 'interleaved'], required: true, help: 'the pairing the rows should have afterwards' },
     { name: 'num-heads', kind: 'int', min: 1, required: true, help: 'heads of the projection (num_attention_heads for q_proj, num_key_value_heads for k_proj)' },
     { name: 'head-dim', kind: 'int', min: 2, help: 'lanes per head (default: rows / num-heads)' },
@@ -100,7 +101,7 @@ const permute: Command = {
   apiNames: { to: '--to', numHeads: '--num-heads', headDim: '--head-dim', rotaryDim: '--rotary-dim', weight: '--in' },
   async run(ctx, values): Promise<Report> {
     const t0 = performance.now();
-    const w = await readTensor(ctx.pe, values.in as string, '--in', values.tensor as string | undefined);
+    const w = await readTensor(ctx.pe, values, 'in');
     const permuted = ctx.pe.rope.permuteWeights(w, {
       to: values.to as 'half' | 'interleaved',
       numHeads: values['num-heads'] as number,
@@ -127,8 +128,8 @@ const doctor: Command = {
   ],
   positional: { name: 'CONFIG', help: "a model's config.json (or give --before and --after)" },
   flags: [
-    { name: 'before', kind: 'text', value: 'FILE', help: 'q or k before the rotation: .npy, .safetensors or .json' },
-    { name: 'after', kind: 'text', value: 'FILE', help: 'the same tensor after the rotation' },
+    ...tensorFileFlags('before', 'q or k before the rotation', false),
+    ...tensorFileFlags('after', 'the same tensor after the rotation', false),
     ...HEAD_FLAGS,
     { name: 'offset', kind: 'number', help: 'position of the first token (default 0)' },
     { name: 'positions', kind: 'text', value: 'P0,P1,...', help: 'the position of every token, comma-separated' },
@@ -140,7 +141,7 @@ const doctor: Command = {
     const { pe } = ctx;
     const path = positionals[0];
     if (path !== undefined) {
-      const tensorFlags = ['before', 'after', 'layout', 'num-heads', 'offset', 'positions'].filter((f) => values[f] !== undefined);
+      const tensorFlags = ['before', 'before-tensor', 'after', 'after-tensor', 'layout', 'num-heads', 'offset', 'positions'].filter((f) => values[f] !== undefined);
       if (tensorFlags.length) throw new CliError(`a config.json and --${tensorFlags.join(', --')} do not go together: give one or the other`);
       const text = await readFile(path, 'utf8').catch((error: unknown) => { throw readFailure(error, path); });
       const report = pe.doctor.config(text);
@@ -155,8 +156,8 @@ const doctor: Command = {
     }
     if (values.before === undefined || values.after === undefined) throw new CliError('give a config.json, or --before and --after tensor files');
     if (values.positions !== undefined && values.offset !== undefined) throw new CliError('give --offset or --positions, not both');
-    const before = await readTensor(pe, values.before as string, '--before');
-    const after = await readTensor(pe, values.after as string, '--after');
+    const before = await readTensor(pe, values, 'before');
+    const after = await readTensor(pe, values, 'after');
     const r = pe.doctor.identify(before, after, {
       layout: values.layout as 'bshd' | 'bhsd' | undefined,
       numHeads: values['num-heads'] as number | undefined,
@@ -179,8 +180,6 @@ const doctor: Command = {
   },
 };
 
-const PIPELINES = ['hf-float32', 'hf-float16', 'hf-bfloat16', 'ggml-float32', 'ggml-float16'] as const;
-type Pipeline = (typeof PIPELINES)[number];
 
 /** Position ranges [0, b), [b, 2b), [2b, 4b), ...: one table row each. */
 function ranges(length: number, bucket: number): [number, number][] {
@@ -202,7 +201,7 @@ const precision: Command = {
     { name: 'rotary-dim', kind: 'int', min: 2, help: 'rotated lanes per head, without a config.json' },
     { name: 'base', kind: 'number', positive: true, default: '10000', help: 'frequency base, without a config.json' },
     { name: 'context', kind: 'int', min: 1, required: true, help: 'the number of positions to evaluate (0 .. context - 1)' },
-    { name: 'pipelines', kind: 'text', value: 'NAME,...', help: `which pipelines (default all: ${PIPELINES.join(', ')})` },
+    { name: 'pipelines', kind: 'text', value: 'NAME,...', help: `which pipelines (default all: ${PRECISION_PIPELINES.join(', ')})` },
     { name: 'steps', kind: 'switch', help: 'also list the steps of each pipeline and their precision' },
     JSON_FLAG,
   ],
@@ -226,7 +225,7 @@ const precision: Command = {
       target = { rotaryDim: values['rotary-dim'] as number, base: values.base as number | undefined };
       what = 'the RoPE given';
     }
-    const pipelines = values.pipelines === undefined ? undefined : String(values.pipelines).split(',') as Pipeline[];
+    const pipelines = values.pipelines === undefined ? undefined : String(values.pipelines).split(',') as PrecisionPipeline[];
     const bucket = 2 ** Math.max(0, Math.floor(Math.log2(contextLength / 128)));
     const started = performance.now();
     const report = pe.precision.oracle(target, { contextLength, bucket, pipelines, layer });

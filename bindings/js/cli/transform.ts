@@ -5,23 +5,20 @@ import type { Command } from './command.js';
 import { dimsText, outputFlags, outputOf, writeReport } from './command.js';
 import type { Flag, FlagValues } from './flags.js';
 import { CliError } from './flags.js';
-import { openTensor, readTensor } from './input.js';
+import { openTensor, readTensor, tensorFileFlags } from './input.js';
 import type { TensorSource } from './input.js';
 import { runTransform, withOutputs } from './jobs.js';
 import type { JobContext, TransformJob } from './jobs.js';
-import { CONFIG_FLAGS, ropeSpec, SPEC_API_NAMES, SPEC_FLAGS } from './rope-flags.js';
+import { CONFIG_API_NAMES, CONFIG_FLAGS, ropeSpec, SPEC_API_NAMES, SPEC_FLAGS } from './rope-flags.js';
 import { SINUSOIDAL_FLAGS, sinusoidalPositions } from './sinusoidal-flags.js';
 
-export const IN_FLAGS: Flag[] = [
-  { name: 'in', kind: 'text', value: 'FILE', required: true, help: 'the input tensor: .npy, .safetensors or .json' },
-  { name: 'in-tensor', kind: 'text', value: 'NAME', help: 'the tensor to read when --in is a .safetensors file with several' },
-];
+export const IN_FLAGS: Flag[] = tensorFileFlags('in', 'the input tensor');
 
 /** Opens --in, runs `job(source)` over it into --out (same dims), and reports. */
 export async function transformFile(ctx: JobContext, values: FlagValues, command: string, what: string,
   job: (source: TensorSource) => TransformJob | Promise<TransformJob>) {
   const t0 = performance.now();
-  const source = await openTensor(ctx.pe, values.in as string, '--in', values['in-tensor'] as string | undefined, '--in-tensor');
+  const source = await openTensor(ctx.pe, values, 'in');
   let plan: TransformJob | undefined;
   try {
     plan = await job(source);
@@ -65,8 +62,7 @@ const addLearned: Command = {
   about: ['Token s of every batch row gets row offset + s of the table.'],
   flags: [
     ...IN_FLAGS,
-    { name: 'table', kind: 'text', value: 'FILE', required: true, help: 'the [positions, dim] table: .npy, .safetensors or .json' },
-    { name: 'tensor', kind: 'text', value: 'NAME', help: "the table's key when --table is a .safetensors file with several tensors (e.g. transformer.wpe.weight)" },
+    ...tensorFileFlags('table', 'the [positions, dim] table'),
     { name: 'offset', kind: 'int', min: 0, default: '0', help: 'the table row of the first token' },
     ...outputFlags('x'),
   ],
@@ -75,7 +71,7 @@ const addLearned: Command = {
   run: (ctx, values) => transformFile(ctx, values, 'add-learned', 'embeddings plus learned positions', async (source) => {
     const shape = embeddingShape(source);
     const tablePath = values.table as string;
-    const rows = await readTensor(ctx.pe, tablePath, '--table', values.tensor as string | undefined);
+    const rows = await readTensor(ctx.pe, values, 'table');
     if (rows.dims.length !== 2) throw new CliError(`--table ${tablePath} must be [positions, dim], got ${dimsText(rows.dims)}`);
     if (rows.dims[1] !== shape.width) throw new CliError(`--table ${tablePath} rows have width ${rows.dims[1]}, but --in ${source.path} has dim ${shape.width}`);
     const offset = (values.offset as number | undefined) ?? 0;
@@ -115,7 +111,7 @@ const rope: Command = {
     ...outputFlags('x'),
   ],
   examples: ['posenc rope --in q.npy --layout bhsd --rotary-dim 64 --offset 128 --out q_rot.npy'],
-  apiNames: { ...SPEC_API_NAMES, layout: '--layout', numHeads: '--num-heads', offset: '--offset', q: '--in' },
+  apiNames: { ...SPEC_API_NAMES, ...CONFIG_API_NAMES, layout: '--layout', numHeads: '--num-heads', offset: '--offset', q: '--in' },
   run: (ctx, values) => transformFile(ctx, values, 'rope', 'tensor rotated by RoPE', async (source) => {
     const spec = await ropeSpec(ctx.pe, values);
     const offset = (values.offset as number | undefined) ?? 0;

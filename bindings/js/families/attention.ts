@@ -8,8 +8,8 @@ import type { Tensor, TensorInput } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import { Heap } from '../runtime/heap.js';
 import { HeapScope } from '../runtime/scope.js';
-import { bytes, expectSize, flag, headDims, headTensor, offsetOf, sameRank, scaleOf } from './relative-args.js';
-import type { HeadTensor, HeadsAttentionOptions } from './relative-args.js';
+import { bytes, flag, headDims, offsetOf, qkvTensors, scaleOf } from './relative-args.js';
+import type { HeadsAttentionOptions } from './relative-args.js';
 import { PAIRINGS } from './rope/spec.js';
 import type { RopePairing } from './rope/spec.js';
 
@@ -86,19 +86,7 @@ export function attentionApi(heap: Heap): AttentionApi {
 
   function run(fn: string, q: TensorInput, k: TensorInput, v: TensorInput | undefined, options: AttentionOptions | undefined, mode: 0 | 1 | 2): Tensor {
     const opts = args.options(fn, options, OPTIONS, true);
-    if (mode !== 2 && opts.vDims !== undefined) throw new PosEncError('UNKNOWN_OPTION', `${fn}: option 'vDims' is only for attention.output`);
-    const qt = headTensor(fn, 'q', q, opts.dims, 'dims');
-    const kDims = opts.kDims ?? opts.dims;
-    const kt = headTensor(fn, 'k', k, kDims, opts.kDims === undefined ? 'dims' : 'kDims');
-    sameRank(fn, qt, 'k', kt);
-    expectSize(fn, 'the width of k (headDim)', kt.width, qt.width);
-    let vt: HeadTensor | undefined;
-    if (mode === 2) { // output needs v; a missing one is an INVALID_TYPE naming it
-      vt = headTensor(fn, 'v', v, opts.vDims ?? kDims, opts.vDims === undefined ? 'kDims' : 'vDims');
-      sameRank(fn, qt, 'v', vt);
-      expectSize(fn, 'the heads of v', vt.heads, kt.heads);
-      expectSize(fn, 'the length of v (kLen)', vt.len, kt.len);
-    }
+    const { qt, kt, vt } = qkvTensors(fn, opts, q, k, mode === 2, v, 'attention.output');
     const s = scaleOf(fn, opts);
     const causal = flag(fn, opts, 'causal', false);
     const offset = offsetOf(fn, opts);

@@ -30,7 +30,7 @@ function storageOps(heap: Heap, storage: TableStorage): StorageOps {
 
 /** Options that select positions: a contiguous range starting at `offset`, or explicit ids. */
 export interface TablePositionOptions {
-  /** Position of the first token (default 0). Ignored when `positionIds` is given. */
+  /** Position of the first token (default 0); not with `positionIds`. */
   offset?: number;
   /** One id per token (`[seq]`) or per token of each batch row (`[batch, seq]`). */
   positionIds?: PositionIdsInput;
@@ -123,7 +123,7 @@ export function lookupRows(
     let ids: Float64Array | undefined;
     let offset = 0;
     if (opts.positionIds !== undefined) {
-      if (opts.length !== undefined) {
+      if (opts.length !== undefined || opts.offset !== undefined) {
         throw new PosEncError('INVALID_ARGUMENT', `${fn}: give either length (with offset) or positionIds, not both`);
       }
       ids = args.positionIds(fn, opts.positionIds, 1, positionCount(opts.positionIds)).ids;

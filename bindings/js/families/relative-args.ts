@@ -10,7 +10,9 @@ import type { Ptr } from '../runtime/raw-module.js';
 
 /** An int32 result (relative indices, buckets): row-major data and its dims. */
 export interface IndexTensor {
+  /** The indices, row-major. */
   data: Int32Array;
+  /** The shape, e.g. `[qLen, kLen]`. */
   dims: number[];
 }
 
@@ -111,6 +113,28 @@ export function sameRank(fn: string, q: HeadTensor, name: string, other: HeadTen
 /** Throws SHAPE_MISMATCH unless `actual === expected`. */
 export function expectSize(fn: string, what: string, actual: number, expected: number): void {
   if (actual !== expected) throw new PosEncError('SHAPE_MISMATCH', `${fn}: ${what} must be ${expected}, got ${actual}`);
+}
+
+/**
+ * q, k (and, when `needV`, v) of an attention computation as head-major tensors that fit together
+ * (the options of {@link HeadsAttentionOptions}: `dims`, `kDims` defaulting to `dims`, `vDims` to
+ * `kDims`). Without `needV`, a `vDims` option is refused as belonging to `vFunction`.
+ */
+export function qkvTensors(fn: string, opts: Record<string, unknown>, q: unknown, k: unknown, needV: boolean, v: unknown, vFunction: string) {
+  if (!needV && opts.vDims !== undefined) throw new PosEncError('UNKNOWN_OPTION', `${fn}: option 'vDims' is only for ${vFunction}`);
+  const qt = headTensor(fn, 'q', q, opts.dims, 'dims');
+  const kDims = opts.kDims ?? opts.dims;
+  const kt = headTensor(fn, 'k', k, kDims, opts.kDims === undefined ? 'dims' : 'kDims');
+  sameRank(fn, qt, 'k', kt);
+  expectSize(fn, 'the width of k (headDim)', kt.width, qt.width);
+  let vt: HeadTensor | undefined;
+  if (needV) { // a missing v is an INVALID_TYPE naming it
+    vt = headTensor(fn, 'v', v, opts.vDims ?? kDims, opts.vDims === undefined ? 'kDims' : 'vDims');
+    sameRank(fn, qt, 'v', vt);
+    expectSize(fn, 'the heads of v', vt.heads, kt.heads);
+    expectSize(fn, 'the length of v (kLen)', vt.len, kt.len);
+  }
+  return { qt, kt, vt };
 }
 
 /** Output dims of a per-head matrix: `[rows, cols]` for 2-D inputs, `[heads, rows, cols]` for 3-D ones. */

@@ -6,8 +6,8 @@ import type { Tensor, TensorInput } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import { Heap } from '../runtime/heap.js';
 import { HeapScope } from '../runtime/scope.js';
-import { bytes, expectSize, flag, headDims, headTensor, int32Copy, lengthsOf, offsetOf, sameRank, scaleOf } from './relative-args.js';
-import type { HeadTensor, HeadsAttentionOptions, IndexTensor } from './relative-args.js';
+import { bytes, expectSize, flag, headDims, int32Copy, lengthsOf, offsetOf, qkvTensors, scaleOf } from './relative-args.js';
+import type { HeadsAttentionOptions, IndexTensor } from './relative-args.js';
 
 /** Options of {@link ShawApi.relativeIndices}. */
 export interface ShawIndexOptions {
@@ -23,10 +23,13 @@ export interface ShawIndexOptions {
 
 /** Options of {@link ShawApi.gather}. */
 export interface ShawGatherOptions {
+  /** Number of queries (rows). */
   qLen: number;
+  /** Number of keys (columns), at positions 0..kLen-1. */
   kLen: number;
   /** k (default: from the table's 2k+1 rows; if given it must match them). */
   maxRelativePosition?: number;
+  /** Absolute position of query 0 (default 0). */
   queryOffset?: number;
   /** Shape `[2k+1, width]` of `table` when it is a bare Float32Array. */
   tableDims?: readonly number[];
@@ -82,23 +85,6 @@ function maxRelativeOf(fn: string, opts: Record<string, unknown>, rows: number, 
   return (rows - 1) / 2;
 }
 
-/** q, k (and v) as head-major tensors that fit together. */
-function qkv(fn: string, opts: Record<string, unknown>, q: unknown, k: unknown, needV: boolean, v?: unknown) {
-  const qt = headTensor(fn, 'q', q, opts.dims, 'dims');
-  const kDims = opts.kDims ?? opts.dims;
-  const kt = headTensor(fn, 'k', k, kDims, opts.kDims === undefined ? 'dims' : 'kDims');
-  sameRank(fn, qt, 'k', kt);
-  expectSize(fn, 'the width of k (headDim)', kt.width, qt.width);
-  let vt: HeadTensor | undefined;
-  if (needV) { // a missing v is an INVALID_TYPE naming it
-    vt = headTensor(fn, 'v', v, opts.vDims ?? kDims, opts.vDims === undefined ? 'kDims' : 'vDims');
-    sameRank(fn, qt, 'v', vt);
-    expectSize(fn, 'the heads of v', vt.heads, kt.heads);
-    expectSize(fn, 'the length of v (kLen)', vt.len, kt.len);
-  }
-  return { qt, kt, vt };
-}
-
 export function shawApi(heap: Heap): ShawApi {
   const call = heap.call;
 
@@ -139,8 +125,7 @@ export function shawApi(heap: Heap): ShawApi {
   function logits(q: TensorInput, k: TensorInput, relativeKeys: TensorInput, options?: ShawAttentionOptions): Tensor {
     const fn = 'shaw.logits';
     const opts = args.options(fn, options, ATTENTION_OPTIONS, true);
-    if (opts.vDims !== undefined) throw new PosEncError('UNKNOWN_OPTION', `${fn}: option 'vDims' is only for shaw.attention`);
-    const { qt, kt } = qkv(fn, opts, q, k, false);
+    const { qt, kt } = qkvTensors(fn, opts, q, k, false, undefined, 'shaw.attention');
     const keys = tableOf(fn, 'relativeKeys', relativeKeys, qt.width);
     const maxRel = maxRelativeOf(fn, opts, keys.rows, 'relativeKeys');
     const offset = offsetOf(fn, opts);
@@ -171,7 +156,7 @@ export function shawApi(heap: Heap): ShawApi {
   ): Tensor {
     const fn = 'shaw.attention';
     const opts = args.options(fn, options, ATTENTION_OPTIONS, true);
-    const { qt, kt, vt } = qkv(fn, opts, q, k, true, v);
+    const { qt, kt, vt } = qkvTensors(fn, opts, q, k, true, v, 'shaw.attention');
     const valueDim = vt!.width;
     const keys = tableOf(fn, 'relativeKeys', relativeKeys, qt.width);
     const values = relativeValues === null || relativeValues === undefined ? undefined : tableOf(fn, 'relativeValues', relativeValues, valueDim);

@@ -71,9 +71,9 @@ export interface SinusoidalAddOptions {
 }
 
 /** Options of {@link SinusoidalApi.createTable}. */
-export interface SinusoidalCacheOptions extends SinusoidalParams {
-  /** Number of positions to precompute (0..maxLength-1). */
-  maxLength: number;
+export interface SinusoidalCreateTableOptions extends SinusoidalParams {
+  /** Number of positions to precompute (0..maxPositions-1), as for `pe.rope.createCache`. */
+  maxPositions: number;
 }
 
 /** Sinusoidal encodings: `pe.sinusoidal`. */
@@ -85,12 +85,12 @@ export interface SinusoidalApi {
   /** The angular frequencies w_i = base^(-2i/dim), one per sine column (`ceil(dim/2)` values). */
   frequencies(options: { dim: number; base?: number }): Float64Array;
   /**
-   * Precomputes positions 0..maxLength-1 into WebAssembly memory for repeated `addTo`/`lookup`.
+   * Precomputes positions 0..maxPositions-1 into WebAssembly memory for repeated `addTo`/`lookup`.
    * With `precision: 'fast'` the table keeps only its anchor rows and 32 offset rows (from about 70
    * rows on): the same values as `table({ precision: 'fast' })`, in about 2/32 of the memory of
    * full rows, and `addTo` reads that much less.
    */
-  createTable(options: SinusoidalCacheOptions): PositionTable;
+  createTable(options: SinusoidalCreateTableOptions): PositionTable;
 }
 
 function params(fn: string, opts: Record<string, unknown>, dim?: number) {
@@ -169,11 +169,11 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
     }
   }
 
-  function createTable(options: SinusoidalCacheOptions): PositionTable {
+  function createTable(options: SinusoidalCreateTableOptions): PositionTable {
     const fn = 'sinusoidal.createTable';
-    const opts = args.options(fn, options, ['dim', 'base', 'layout', 'precision', 'maxLength']);
+    const opts = args.options(fn, options, ['dim', 'base', 'layout', 'precision', 'maxPositions']);
     const p = params(fn, opts);
-    const rows = args.integer(fn, 'maxLength', args.required(fn, opts, 'maxLength'));
+    const rows = args.integer(fn, 'maxPositions', args.required(fn, opts, 'maxPositions'));
     // A fast table is kept as its anchor and offset rows when that is smaller (from ~70 rows on):
     // the same values, a fraction of the memory, and addTo reads far less (posenc/sinusoidal.hpp).
     const anchoredFloats = SINUSOID_PRECISIONS[p.precision] === 'fast' ? call.anchoredTableFloats({ rows, dim: p.dim }) : -1;

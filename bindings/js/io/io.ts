@@ -3,7 +3,7 @@
 // naming what is wrong; float16, bfloat16 and float64 data are converted to float32; writers store
 // float32, or float16/bfloat16 rounded to nearest (ties to even).
 import * as args from '../runtime/args.js';
-import type { Tensor, TensorInput } from '../runtime/args.js';
+import type { Tensor, TensorInput, TensorLike } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import { OUTPUT_DTYPES } from './dtypes.js';
 import type { OutputDtype } from './dtypes.js';
@@ -56,9 +56,10 @@ export interface IoApi {
   writeNpy(tensor: TensorInput, options?: WriteNpyOptions): Uint8Array;
   /**
    * Writes tensors (keyed by name, in that order) as a `.safetensors` file that Hugging Face's
-   * `safetensors.safe_open` / `load_file` reads.
+   * `safetensors.safe_open` / `load_file` reads. Each is a `{ data, dims }` tensor: the file stores
+   * its shape, so a bare Float32Array (whose shape no option gives here) is refused.
    */
-  writeSafetensors(tensors: Record<string, TensorInput>, options?: WriteSafetensorsOptions): Uint8Array;
+  writeSafetensors(tensors: Record<string, TensorLike>, options?: WriteSafetensorsOptions): Uint8Array;
   /** Lists the tensors of a `.safetensors` file (names, dtypes, dims, byte ranges) and its metadata. Needs only the header bytes. */
   listSafetensors(bytes: BytesInput): SafetensorsHeader;
   /** Reads tensors of a `.safetensors` file (F32, F64, F16, BF16) into float32, keyed by name. */
@@ -88,13 +89,16 @@ export function ioApi(): IoApi {
       return writeNpy(t.data, t.dims, dtypeOf(fn, opts.dtype));
     },
 
-    writeSafetensors(tensors: Record<string, TensorInput>, options?: WriteSafetensorsOptions): Uint8Array {
+    writeSafetensors(tensors: Record<string, TensorLike>, options?: WriteSafetensorsOptions): Uint8Array {
       const fn = 'io.writeSafetensors';
       const opts = args.options(fn, options, ['dtype', 'metadata'], true);
       if (tensors === null || typeof tensors !== 'object' || Array.isArray(tensors) || ArrayBuffer.isView(tensors)) {
         throw new PosEncError('INVALID_TYPE', `${fn}: tensors must be an object of named tensors, got ${args.describe(tensors)}`);
       }
       const list = Object.entries(tensors).map(([name, value]) => {
+        if (args.isFloat32Array(value)) {
+          throw new PosEncError('INVALID_TYPE', `${fn}: tensors['${name}'] is a bare Float32Array; give it with its shape, as { data, dims }`);
+        }
         const t = args.tensor(fn, `tensors['${name}']`, value, undefined);
         return { name, data: t.data, dims: t.dims };
       });

@@ -25,7 +25,9 @@ export interface SafetensorsEntry {
 
 /** What a safetensors header says: the tensors (in file order) and the free-form metadata. */
 export interface SafetensorsHeader {
+  /** Every tensor of the file, in the order of their data. */
   tensors: SafetensorsEntry[];
+  /** The `__metadata__` strings (empty when the file has none). */
   metadata: Record<string, string>;
   /** Bytes before the tensor data (8 + the JSON header). */
   dataOffset: number;

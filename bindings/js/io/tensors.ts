@@ -9,8 +9,11 @@ import { isWasmTensor } from '../runtime/wasm-tensor.js';
 
 /** What TensorFlow.js tensors carry, as far as {@link TensorsApi.from} needs it. */
 export interface TfjsTensorLike {
+  /** The shape (tfjs says `shape` where onnxruntime-web says `dims`). */
   readonly shape: readonly number[];
+  /** The element type (`'float32'`, `'int32'`, ...). */
   readonly dtype: string;
+  /** The values, downloaded synchronously from the tensor's backend. */
   dataSync(): ArrayLike<number>;
 }
 

@@ -7,13 +7,16 @@ import { PosEncError } from '../runtime/errors.js';
 /** GGUF value types, index = the type id of the format. */
 export const GGUF_TYPES = ['uint8', 'int8', 'uint16', 'int16', 'uint32', 'int32', 'float32', 'bool', 'string', 'array',
   'uint64', 'int64', 'float64'] as const;
+/** The type of a GGUF metadata value, as the format names it. */
 export type GgufType = (typeof GGUF_TYPES)[number];
 
 /** One metadata value: its GGUF type (for arrays, the element type) and value. */
 export interface GgufValue {
+  /** The value's type (`'array'` for a list). */
   type: GgufType;
   /** For `type: 'array'`: the element type. */
   itemType?: GgufType;
+  /** The value: a number (64-bit integers beyond 2^53 are refused), boolean, string, or a list of them. */
   value: number | boolean | string | (number | boolean | string)[];
 }
 

@@ -12,7 +12,7 @@ import type { GgufValue } from './gguf-header.js';
 import type { LayerPlan, ModelPlan, QueryScaling } from './plan.js';
 import { MAX_LAYERS } from './plan.js';
 
-export type { GgufValue } from './gguf-header.js';
+export type { GgufType, GgufValue } from './gguf-header.js';
 /** GGUF key/values, by key. */
 export type GgufMetadata = Record<string, GgufValue>;
 /** Options of `pe.model.fromGguf`. */

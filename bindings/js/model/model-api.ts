@@ -23,7 +23,7 @@ import { layerSeqLen } from './layer-form.js';
 import type { LayerPlan, ModelPlan } from './plan.js';
 
 export type { ModelConfigOptions } from './hf-config.js';
-export type { GgufMetadata, GgufReadOptions, GgufValue } from './gguf-plan.js';
+export type { GgufMetadata, GgufReadOptions, GgufType, GgufValue } from './gguf-plan.js';
 export type { ModelApplyOptions } from './layer-apply.js';
 export type { LayerCacheApplyOptions, ModelCacheOptions } from './layer-cache.js';
 export type { LaneOrder } from './layer-form.js';
@@ -38,8 +38,11 @@ export interface ModelLengthOptions {
 
 /** Cos and sin of a layer's RoPE at given positions, float64, `[positions, pairs]`, attention factor included. */
 export interface LayerCosSin {
+  /** cos(position * w_i) * attention factor, row-major. */
   cos: Float64Array;
+  /** sin(position * w_i) * attention factor, row-major. */
   sin: Float64Array;
+  /** `[positions, pairs]`. */
   dims: [number, number];
 }
 

@@ -37,6 +37,7 @@ export type RopeForm =
 export interface LayerRope {
   /** headDim, rotaryDim, base, pairing, scaling: usable with pe.rope.apply/frequencies/createCache. */
   spec: RopeModelSpec;
+  /** Where the frequencies go on the head (see {@link RopeForm}). */
   form: RopeForm;
   /** The config entry it came from (e.g. `'rope_parameters.sliding_attention'`, `'rope_local_base_freq'`). */
   source: string;
@@ -44,6 +45,7 @@ export interface LayerRope {
 
 /** ALiBi on a layer: `-slope_h * distance` added to the logits (slopes: pe.model.alibiSlopes). */
 export interface LayerAlibi {
+  /** Heads, one slope each. */
   numHeads: number;
   /** The 8 of 2^(-8h/n) (MPT `alibi_bias_max`). */
   maxBias: number;
@@ -67,9 +69,13 @@ export type AttentionWindow =
  * and Ministral 3 `llama_4_scaling_beta` (beta, `original_max_position_embeddings`, offset 0).
  */
 export interface QueryScaling {
+  /** The one law so far: `1 + scale * ln(1 + floor((position + positionOffset) / floorScale))`. */
   kind: 'log-floor';
+  /** `attn_scale` (Llama 4) or `llama_4_scaling_beta` (Ministral 3). */
   scale: number;
+  /** `floor_scale` (Llama 4) or `original_max_position_embeddings` (Ministral 3). */
   floorScale: number;
+  /** Added to the position first: 1 (Llama 4) or 0 (Ministral 3). */
   positionOffset: number;
   /** The config keys it came from. */
   source: string;
@@ -77,6 +83,7 @@ export interface QueryScaling {
 
 /** What one layer does to positions. */
 export interface LayerPlan {
+  /** The layer's index, from 0. */
   index: number;
   /**
    * The attention kind (HF `layer_types` vocabulary): `'full_attention'`, `'sliding_attention'`,
@@ -85,8 +92,11 @@ export interface LayerPlan {
   attention: string;
   /** The rotary embedding, or null (no RoPE on this layer). */
   rope: LayerRope | null;
+  /** ALiBi biases, or null. */
   alibi: LayerAlibi | null;
+  /** The keys a query sees, or null (all keys up to the query: full causal attention). */
   window: AttentionWindow | null;
+  /** Queries scaled by position (Llama 4, Ministral 3), or null. */
   queryScaling: QueryScaling | null;
 }
 
@@ -130,8 +140,11 @@ export interface ModelPlan {
   source: 'hf-config' | 'gguf';
   /** HF `model_type` (or the GGUF `general.architecture`). */
   modelType: string;
+  /** Number of layers (`num_hidden_layers`). */
   numLayers: number;
+  /** Query heads (`num_attention_heads`). */
   numHeads: number;
+  /** Key/value heads (`num_key_value_heads`; equal to numHeads without grouped-query attention). */
   numKeyValueHeads: number;
   /** Lanes per attention head (the most common one when layers differ, e.g. Gemma 4). */
   headDim: number;
@@ -139,6 +152,7 @@ export interface ModelPlan {
   maxPositionEmbeddings?: number;
   /** Absolute positions added to the embeddings, or null. */
   absolute: AbsolutePositions | null;
+  /** What each layer does, `layers[i].index === i`. */
   layers: LayerPlan[];
   /** Present when a layer uses LongRoPE. */
   longRope?: LongRopeSwitch;

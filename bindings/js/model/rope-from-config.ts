@@ -48,7 +48,7 @@ export function fromConfig(config: object | string, options?: RopeConfigOptions)
       : `layers ${differing[0]!.index} and ${reference} rotate differently`;
     const types = [...new Set(layers.map((l) => l.attention))];
     throw invalid(`the model's layers differ (${why}): use pe.model.fromConfig for the per-layer plan` +
-      (types.length > 1 && layerType === undefined ? `, or pass { layerType } (${types.join(', ')})` : ''));
+      (types.length > 1 && layerType === undefined ? `, or pick layers with layerType: ${types.join(', ')}` : ''));
   }
   if (first.form.kind === 'proportional') {
     throw invalid(`the RoPE of these layers is proportional (Gemma 4: ${first.form.rotatedPairs} of ${first.spec.headDim / 2} pairs rotate ` +

@@ -37,7 +37,9 @@ export type TensorInput = Float32Array | TensorLike;
 
 /** A float32 result: row-major data and its dims (pass it to `new ort.Tensor('float32', data, dims)`). */
 export interface Tensor {
+  /** The values, row-major. */
   data: Float32Array;
+  /** The shape. */
   dims: number[];
 }
 

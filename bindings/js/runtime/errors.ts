@@ -42,6 +42,7 @@ export class PosEncError extends Error {
   /** A stable code (see {@link PosEncErrorCode}). */
   readonly code: PosEncErrorCode;
 
+  /** An error of `code`; `message` starts with the function and names the argument. */
   constructor(code: PosEncErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'PosEncError';

@@ -11,6 +11,7 @@ import type { ModelConfigOptions } from '../model/hf-config.js';
 import type { ModelApi, ModelPlan } from '../model/model-api.js';
 import type { LayerRope } from '../model/plan.js';
 import { ranges } from '../model/summary.js';
+import { PosEncError } from '../runtime/errors.js';
 
 /** One ambiguity of a config and what the plan chose. */
 export interface DoctorFinding {
@@ -24,6 +25,7 @@ export interface DoctorFinding {
 export interface DoctorConfigReport {
   /** The plan the findings are about (pe.model.fromConfig's). */
   plan: ModelPlan;
+  /** Every ambiguity of the config and the choice made, in the order the plan met them. */
   findings: DoctorFinding[];
 }
 
@@ -109,7 +111,13 @@ function ropeFindings(plan: ModelPlan, rope: LayerRope, c: Obj, prefix: string, 
 export function configFn(model: ModelApi) {
   return function config(configInput: object | string, options?: ModelConfigOptions): DoctorConfigReport {
     const fn = 'doctor.config';
-    const plan = model.fromConfig(configInput, options);
+    let plan: ModelPlan;
+    try {
+      plan = model.fromConfig(configInput, options);
+    } catch (error) { // the caller called doctor.config: its messages start with that name
+      if (!(error instanceof PosEncError) || !error.message.startsWith('model.fromConfig: ')) throw error;
+      throw new PosEncError(error.code, `${fn}: ${error.message.slice('model.fromConfig: '.length)}`, { cause: error });
+    }
     const { obj: c, prefix } = languagePart(parseConfig(fn, configInput));
     const findings: DoctorFinding[] = plan.notes.map((text) => ({ key: keyOfNote(text), text }));
     const has = (k: string) => c[k] !== undefined && c[k] !== null;

@@ -106,7 +106,7 @@ export function identifyFn(rope: RopeApi) {
     const otherPairing = fits.find((f) => f.pairing !== best.pairing);
     const notes: string[] = [];
     if (best.residual === 0 && best.w.every((w) => w === 0)) {
-      throw new PosEncError('INVALID_ARGUMENT', `${fn}: after equals before: there is no rotation to identify`);
+      throw new PosEncError('INVALID_ARGUMENT', `${fn}: the tensors before and after are equal: there is no rotation to identify`);
     }
     let gap = Infinity;
     for (let k = 1; k < g.positions.length; k++) gap = Math.min(gap, g.positions[k]! - g.positions[k - 1]!);

@@ -15,6 +15,7 @@ import type { OracleSpec } from './precision-recipes.js';
 
 /** The pipelines the oracle emulates. */
 export const PRECISION_PIPELINES = ['hf-float32', 'hf-float16', 'hf-bfloat16', 'ggml-float32', 'ggml-float16'] as const;
+/** A pipeline the oracle models: whose code (`hf`: transformers, `ggml`: llama.cpp) and in which format. */
 export type PrecisionPipeline = (typeof PRECISION_PIPELINES)[number];
 
 /** Options of {@link PrecisionApi.oracle}. */
@@ -31,6 +32,7 @@ export interface PrecisionOptions {
 
 /** One pipeline's errors. */
 export interface PrecisionPipelineReport {
+  /** The pipeline. */
   name: PrecisionPipeline;
   /** Which step runs in which precision, and where upstream does it. */
   steps: string[];
@@ -38,7 +40,9 @@ export interface PrecisionPipelineReport {
   cosSinError: number[];
   /** Per bucket: max error of a rotated unit vector (pair i: (cos(0.5 + i), sin(0.5 + i)) in the pipeline's format). */
   rotationError: number[];
+  /** The largest of `cosSinError`. */
   maxCosSinError: number;
+  /** The largest of `rotationError`. */
   maxRotationError: number;
   /** First position of the bucket where the rotation error is largest. */
   maxRotationErrorPosition: number;
@@ -46,7 +50,9 @@ export interface PrecisionPipelineReport {
 
 /** What {@link PrecisionApi.oracle} returns: plain arrays, one value per bucket. */
 export interface PrecisionReport {
+  /** Positions 0 .. contextLength - 1 were evaluated. */
   contextLength: number;
+  /** Positions per bucket. */
   bucket: number;
   /** First position of each bucket. */
   positions: number[];
@@ -54,6 +60,7 @@ export interface PrecisionReport {
   spec: { rotaryDim: number; base: number; scalingType: string; attentionFactor: number };
   /** How the float64 reference is formed. */
   reference: string;
+  /** One report per pipeline, in the order asked for. */
   pipelines: PrecisionPipelineReport[];
   /** Pipelines left out and why, and other remarks. */
   notes: string[];

@@ -170,7 +170,7 @@ function tableAddWasm(id, label, precision) {
     peer: 'posenc',
     prepare(p, input, { pe }) {
       const x = pe.memory.tensor([1, p.length, p.dim], input);
-      const t = pe.sinusoidal.createTable({ maxLength: p.length, dim: p.dim, precision });
+      const t = pe.sinusoidal.createTable({ maxPositions: p.length, dim: p.dim, precision });
       return {
         run: () => t.addTo(x),
         output: () => x.view(),
@@ -283,7 +283,7 @@ const add = {
       peer: 'posenc',
       prepare(p, input, { pe }) {
         const x = input.slice();
-        const t = pe.sinusoidal.createTable({ maxLength: p.length, dim: p.dim });
+        const t = pe.sinusoidal.createTable({ maxPositions: p.length, dim: p.dim });
         const opts = { dims: [1, p.length, p.dim] };
         return { run: () => t.addTo(x, opts), output: () => x, dispose: () => t.dispose() };
       },

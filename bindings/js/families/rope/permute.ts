@@ -18,7 +18,9 @@ export type WeightData =
 
 /** A projection weight `[outFeatures, inFeatures]` or bias `[outFeatures]`, of any element type. */
 export interface WeightTensor<T extends WeightData = WeightData> {
+  /** The values, row-major. */
   data: T;
+  /** `[outFeatures, inFeatures]` or `[outFeatures]`. */
   dims: number[];
 }
 

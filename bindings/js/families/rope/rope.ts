@@ -1,5 +1,5 @@
 // Rotary position embedding (Su et al. 2021, RoFormer): in-place rotation of q/k lane pairs by
-// position * frequency, with the scaling variants of rope-spec.ts. Frequencies, angles and their
+// position * frequency, with the scaling variants of spec.ts. Frequencies, angles and their
 // cos/sin are computed in double precision in the C++ core (src/encodings/rope.cpp and
 // rope_scaling.cpp); this file resolves shapes and options and moves the data.
 import * as args from '../../runtime/args.js';
@@ -62,7 +62,9 @@ export interface RopeCacheOptions extends RopeSpec {
 
 /** A float64 result: row-major data and its dims. */
 export interface Float64Tensor {
+  /** The values, row-major. */
   data: Float64Array;
+  /** The shape. */
   dims: number[];
 }
 
@@ -76,9 +78,11 @@ export interface RotaryEmbeddingOptions {
   rotaryEmbeddingDim?: number;
   /** Heads in a 3-D `[batch, seq, hidden]` input (required for it). */
   numHeads?: number;
-  /** Shapes when the arguments are bare Float32Arrays. */
+  /** Shape of `x` when it is a bare Float32Array. */
   dims?: readonly number[];
+  /** Shape of `cosCache` when it is a bare Float32Array. */
   cosDims?: readonly number[];
+  /** Shape of `sinCache` when it is a bare Float32Array. */
   sinDims?: readonly number[];
 }
 

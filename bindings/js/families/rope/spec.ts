@@ -27,11 +27,13 @@ export type RopeScalingType = (typeof SCALING_TYPES)[number];
 
 /** No scaling (HF `"default"`): w_i = base^(-2i/rotaryDim). */
 export interface DefaultRopeScaling {
+  /** The variant. */
   type: 'default';
 }
 
 /** Linear position interpolation (HF `"linear"`, lucidrains `interpolate_factor`): w_i / factor. */
 export interface LinearRopeScaling {
+  /** The variant. */
   type: 'linear';
   /** Required; > 0. */
   factor: number;
@@ -39,6 +41,7 @@ export interface LinearRopeScaling {
 
 /** Static NTK-aware scaling (lucidrains `theta_rescale_factor`): base' = base * factor^(r/(r-2)). rotaryDim >= 4. */
 export interface NtkRopeScaling {
+  /** The variant. */
   type: 'ntk';
   /** Required; > 0. */
   factor: number;
@@ -50,6 +53,7 @@ export interface NtkRopeScaling {
  * unscaled frequencies while seqLen <= maxPositionEmbeddings. rotaryDim >= 4.
  */
 export interface DynamicRopeScaling {
+  /** The variant. */
   type: 'dynamic';
   /** Required unless `alpha` is given (then required only for lengths beyond maxPositionEmbeddings); > 0. */
   factor?: number;
@@ -69,6 +73,7 @@ export interface DynamicRopeScaling {
  * cos and sin are multiplied by the attention factor.
  */
 export interface YarnRopeScaling {
+  /** The variant. */
   type: 'yarn';
   /** The extension factor. Absent: maxPositionEmbeddings / originalMaxPositionEmbeddings. */
   factor?: number;
@@ -82,6 +87,7 @@ export interface YarnRopeScaling {
   betaSlow?: number;
   /** DeepSeek: with mscaleAllDim (both non-zero) the derived attention factor is (0.1 mscale ln f + 1) / (0.1 mscaleAllDim ln f + 1). */
   mscale?: number;
+  /** DeepSeek's `mscale_all_dim`: the mscale of the denominator in the formula above. */
   mscaleAllDim?: number;
   /** Replaces the derived attention factor (HF `attention_factor`). Default: 0.1 ln(factor) + 1 (1 for factor <= 1). */
   attentionFactor?: number;
@@ -99,6 +105,7 @@ export interface YarnRopeScaling {
  * (8, 1, 4, 8192), and with this scaling `base` defaults to 500000.
  */
 export interface Llama3RopeScaling {
+  /** The variant. */
   type: 'llama3';
   /** Default 8. */
   factor?: number;
@@ -116,6 +123,7 @@ export interface Llama3RopeScaling {
  * sqrt(1 + ln(factor) / ln(original)) (1 for factor <= 1).
  */
 export interface LongRopeScaling {
+  /** The variant. */
   type: 'longrope';
   /** rotaryDim/2 divisors used up to the original length. */
   shortFactor: ArrayLike<number>;

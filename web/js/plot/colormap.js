@@ -60,11 +60,6 @@ export class ColorMap {
     return [this.lut[i], this.lut[i + 1], this.lut[i + 2]];
   }
 
-  /** CSS colour of v. @param {number} v */
-  css(v) {
-    return `rgb(${this.rgb(v).join(', ')})`;
-  }
-
   /**
    * Writes the RGBA pixels of `values` into `pixels` (an ImageData's data); ±∞ and NaN are grey.
    * Returns whether any value was such a masked one.

@@ -54,57 +54,58 @@ export function initialState(t) {
   };
 }
 
-/** The weights a perfect answer uses: T[i, j] = 1/count for |i − j| ≤ window, else 0. @param {number} L @param {number} window */
-export function targetWeights(L, window) {
-  const t = new Float64Array(L * L);
-  for (let i = 0; i < L; i++) {
-    const lo = Math.max(0, i - window);
-    const hi = Math.min(L - 1, i + window);
-    for (let j = lo; j <= hi; j++) t[i * L + j] = 1 / (hi - lo + 1);
-  }
-  return t;
-}
-
 /**
- * The loss of one batch and its gradient with respect to the table (float64).
+ * The loss of one batch and its gradient with respect to the table (float64). The targets are
+ * means over a window of ±window positions, summed over that band only; the error's
+ * gradient reaches A as dA = Gᵀ·U, G[b, i] = ∂loss/∂ŷ_bi.
  * @param {import('posenc').PosEnc} pe @param {Float32Array} table @param {number} L @param {number} d
- * @param {Float64Array} inputs  [batch, L] @param {Float64Array} target  targetWeights(L, window)
+ * @param {Float64Array} inputs  [batch, L] @param {number} window  the task's window
  */
-export function lossAndGradient(pe, table, L, d, inputs, target) {
+export function lossAndGradient(pe, table, L, d, inputs, window) {
   const batch = inputs.length / L;
   const rows = { data: table, dims: [L, d] };
   const A = pe.attention.scores(rows, rows).data; // softmax(P Pᵀ / √d), rows sum to 1
-  const dA = new Float64Array(L * L);
-  let loss = 0;
   const norm = batch * L;
+  const G = new Float64Array(batch * L);
+  let loss = 0;
   for (let b = 0; b < batch; b++) {
     const u = b * L;
     for (let i = 0; i < L; i++) {
+      const a = i * L;
       let y = 0;
+      for (let j = 0; j < L; j++) y += A[a + j] * inputs[u + j];
+      const lo = Math.max(0, i - window);
+      const hi = Math.min(L - 1, i + window);
       let t = 0;
-      for (let j = 0; j < L; j++) {
-        y += A[i * L + j] * inputs[u + j];
-        t += target[i * L + j] * inputs[u + j];
-      }
-      const e = y - t;
+      for (let j = lo; j <= hi; j++) t += inputs[u + j];
+      const e = y - t / (hi - lo + 1);
       loss += e * e;
-      const g = (2 * e) / norm;
-      for (let j = 0; j < L; j++) dA[i * L + j] += g * inputs[u + j];
+      G[u + i] = (2 * e) / norm;
     }
   }
-  // through the softmax of each row, then the logits s = P Pᵀ / √d (P appears on both sides)
+  // dA = Gᵀ·U; then through the softmax of each row, and the logits s = P Pᵀ / √d (P on both sides)
   const scale = 1 / Math.sqrt(d);
+  const dA = new Float64Array(L);
   const dS = new Float64Array(L * L);
   for (let i = 0; i < L; i++) {
+    dA.fill(0);
+    for (let b = 0; b < batch; b++) {
+      const g = G[b * L + i];
+      const u = b * L;
+      for (let j = 0; j < L; j++) dA[j] += g * inputs[u + j];
+    }
+    const a = i * L;
     let dot = 0;
-    for (let j = 0; j < L; j++) dot += A[i * L + j] * dA[i * L + j];
-    for (let j = 0; j < L; j++) dS[i * L + j] = A[i * L + j] * (dA[i * L + j] - dot) * scale;
+    for (let j = 0; j < L; j++) dot += A[a + j] * dA[j];
+    for (let j = 0; j < L; j++) dS[a + j] = A[a + j] * (dA[j] - dot) * scale;
   }
   const grad = new Float64Array(L * d);
   for (let i = 0; i < L; i++) {
+    const o = i * d;
     for (let j = 0; j < L; j++) {
       const g = dS[i * L + j] + dS[j * L + i];
-      for (let k = 0; k < d; k++) grad[i * d + k] += g * table[j * d + k];
+      const r = j * d;
+      for (let k = 0; k < d; k++) grad[o + k] += g * table[r + k];
     }
   }
   return { loss: loss / norm, grad, weights: A };
@@ -116,7 +117,6 @@ export function lossAndGradient(pe, table, L, d, inputs, target) {
  */
 export function trainSteps(pe, state, budgetMs = Infinity) {
   const { positions: L, dim: d } = state;
-  const target = targetWeights(L, state.window);
   const inputs = new Float64Array(BATCH * L);
   const start = performance.now();
   while (state.step < state.steps) {
@@ -125,7 +125,7 @@ export function trainSteps(pe, state, budgetMs = Infinity) {
       [r, state.rng] = next(state.rng);
       inputs[k] = SQRT3 * r; // unit variance
     }
-    const { loss, grad } = lossAndGradient(pe, state.table, L, d, inputs, target);
+    const { loss, grad } = lossAndGradient(pe, state.table, L, d, inputs, state.window);
     state.losses[state.step] = loss;
     state.step += 1;
     state.powers = [state.powers[0] * BETA1, state.powers[1] * BETA2]; // products, not pow: the same bits everywhere

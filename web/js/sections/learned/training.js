@@ -1,7 +1,9 @@
 // The learned section's training: its settings, the loss curve, and the loop that trains the table
-// in the compute worker (jobs.js trainTable, about 60 ms a job) and hands every new state to the
-// section, which draws the table as it emerges, while the worker computes the next one. A new setting or "Train again" starts over; the
-// run it replaces stops at its next job.
+// in a compute worker of its own (jobs.js trainTable, about 60 ms a job; other sections' jobs
+// neither wait for it nor hold it up) and hands every new state to the section, which draws the
+// table as it emerges while the worker computes the next one. A new setting or "Train again"
+// starts over; the run it replaces stops at its next job.
+import { ComputeClient } from '../../compute/client.js';
 import { seriesColour } from '../../plot/colormap.js';
 import { LinePlot } from '../../plot/lineplot.js';
 import { button, number } from '../../ui/control-specs.js';
@@ -30,6 +32,7 @@ export function trainingPart(section, onState) {
   const again = section.panel('train-again', AGAIN);
   const figure = section.figure('loss');
   let seed = 1;
+  const worker = new ComputeClient(section.compute.packageUrl, section.pe);
   const plot = new LinePlot(figure.plot(), {
     label: 'Training loss of the position table against the step', xLabel: 'step', yLabel: 'loss (mean squared error)', yScale: 'log', xPad: 20,
     onCursor: (_, k) => read(k),
@@ -76,7 +79,7 @@ export function trainingPart(section, onState) {
     // the worker trains the next ~60 ms while this thread draws the state it sent (a copy of it)
     while (run.step < run.steps) {
       /** @type {Promise<{ state: TrainState } | null>} */
-      const next = section.compute.run('train', 'trainTable', { state: run, budgetMs: 60 });
+      const next = worker.run('train', 'trainTable', { state: run, budgetMs: 60 });
       await onState(run);
       if (!current()) return false;
       drawLoss();

@@ -1,11 +1,15 @@
 // RoPE, "why it works", with this section's numbers: what it learns (nothing: the frequencies
-// come from the base), how much a learned table for the same context would hold, how many pairs
+// come from the base), how much a learned table for the same context would hold (at GPT-2's width
+// of 768, the width of the embeddings such a table is added to), how many pairs
 // never complete a turn inside the context (the ones that meet new angles past it), with and
 // without the scaling chosen, and what a cos/sin cache costs (pe.rope.createCache's size).
 import { int, plain, bytes } from '../../ui/format.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
 /** @typedef {import('./index.js').RopeState} RopeState */
+
+/** The width of GPT-2's embeddings, which its learned table (wpe, 1024 × 768) is added to. */
+const GPT2_WIDTH = 768;
 
 /** Pairs whose wavelength 2π/θ is longer than `length` tokens. @param {Float64Array} invFreq @param {number} length */
 export function slowPairs(invFreq, length) {
@@ -28,8 +32,7 @@ export function whyRopePart(section) {
       set('pairs', int(pairs));
       set('base', plain(spec.base));
       set('context', int(seqLen));
-      set('head-dim', int(spec.headDim));
-      set('table', int(seqLen * spec.headDim));
+      set('table', int(seqLen * GPT2_WIDTH));
       set('slow-plain', int(slowPairs(unscaled.invFreq, seqLen)));
       set('slow-scaled', int(slowPairs(freqs.invFreq, seqLen)));
       set('scaling', freqs.scalingType === 'default' ? 'no scaling' : `${freqs.scalingType} scaling`);

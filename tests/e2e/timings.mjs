@@ -59,7 +59,7 @@ async function measure(name, prepare) {
     performance.mark(mark); // in the trace too: its tasks are the ones up to the matching end mark
   }, `timings:start:${k}`);
   await act();
-  await page.waitForFunction(() => !document.querySelector('[data-busy]'), null, { timeout: 30_000, polling: 50 });
+  await page.waitForFunction(() => !document.querySelector('[data-busy]'), null, { timeout: 120_000, polling: 50 });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   await page.waitForTimeout(60); // a long task is reported after it ends
   const r = await page.evaluate(() => ({

@@ -2,17 +2,26 @@
 // always gives the same vector in the page and in the tests. These are stand-ins for a trained
 // model's embeddings and weights, not part of any encoding.
 
-/** Deterministic numbers in [-1, 1) (xorshift32), so a given seed always draws the same vector. @param {number} n @param {number} seed */
-export function randomVector(n, seed) {
+/**
+ * Deterministic numbers in [lo, hi) (xorshift32), so a given seed always draws the same vector; the
+ * tests and the benchmark draw their data from it too.
+ * @param {number} n @param {number} seed @param {number} [lo] @param {number} [hi]
+ */
+export function randomFloats(n, seed, lo = -1, hi = 1) {
   const out = new Float32Array(n);
   let s = (seed * 2654435761) >>> 0 || 1;
   for (let i = 0; i < n; i++) {
     s ^= s << 13; s >>>= 0;
     s ^= s >>> 17;
     s ^= s << 5; s >>>= 0;
-    out[i] = -1 + (2 * s) / 4294967296;
+    out[i] = lo + ((hi - lo) * s) / 4294967296;
   }
   return out;
+}
+
+/** Deterministic numbers in [-1, 1): the toy vector of a seed. @param {number} n @param {number} seed */
+export function randomVector(n, seed) {
+  return randomFloats(n, seed);
 }
 
 /** FNV-1a hash of a word (case-insensitive): the seed of its toy embedding. @param {string} word */

@@ -87,3 +87,20 @@ export function interactive(plot, roleDescription, { pointer, key }) {
   canvas.addEventListener('pointerdown', (e) => pointer(e, true));
   canvas.addEventListener('keydown', key);
 }
+
+/**
+ * Two light axes crossing at (cx, cy), each reaching `reach` pixels from the centre: the plane of
+ * the circle and arrow figures.
+ * @param {CanvasRenderingContext2D} ctx @param {number} cx @param {number} cy @param {number} reach
+ */
+export function crossAxes(ctx, cx, cy, reach) {
+  ctx.font = PLOT_FONT;
+  ctx.strokeStyle = '#d5d9e3';
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  ctx.moveTo(cx - reach, cy);
+  ctx.lineTo(cx + reach, cy);
+  ctx.moveTo(cx, cy - reach);
+  ctx.lineTo(cx, cy + reach);
+  ctx.stroke();
+}

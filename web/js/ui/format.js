@@ -11,6 +11,12 @@ export function superscript(n) {
   return String(n).replace(/[-\d]/g, (c) => SUPERSCRIPT[/** @type {keyof typeof SUPERSCRIPT} */ (c)]);
 }
 
+/** v's shortest mantissa (with a typographic minus) and its power of ten: 2.5e-7 -> ['2.5', '10⁻⁷']. @param {number} v @returns {[string, string]} */
+function scientific(v) {
+  const [mantissa, e] = v.toExponential().split('e');
+  return [String(mantissa).replace('-', MINUS), `10${superscript(Number(e))}`];
+}
+
 /** '1234567.25' -> '1 234 567.25' (thin spaces in the integer part), '-3' -> '−3'. @param {string} text */
 function grouped(text) {
   const negative = text.startsWith('-');
@@ -58,8 +64,8 @@ export function plain(v) {
   if (v === 0) return '0';
   const a = Math.abs(v);
   if (a >= 1e6 || a < 1e-4) {
-    const [mantissa, e] = v.toExponential().split('e');
-    return `${String(mantissa).replace('-', MINUS)} × 10${superscript(Number(e))}`;
+    const [m, power] = scientific(v);
+    return `${m} × ${power}`;
   }
   return grouped(String(v));
 }
@@ -87,9 +93,7 @@ export function tick(v) {
   if (v === 0) return '0';
   const a = Math.abs(v);
   if (a >= 1e5 || a < 1e-3) {
-    const [mantissa, e] = Number(v.toPrecision(2)).toExponential().split('e');
-    const m = String(mantissa).replace('-', MINUS);
-    const power = `10${superscript(Number(e))}`;
+    const [m, power] = scientific(Number(v.toPrecision(2)));
     return m === '1' ? power : m === `${MINUS}1` ? `${MINUS}${power}` : `${m}×${power}`;
   }
   return grouped(String(Number(v.toPrecision(4))));

@@ -2,7 +2,7 @@
 // a dashed one of radius = the attention factor when a scaling lengthens the vector), the integer
 // positions before the current one (older ones fainter), the angle and the vector. Position labels
 // are placed where they fit (labels.js): at slow pairs, where the points crowd, some go unlabelled.
-import { INK, MUTED, PLOT_FONT } from '../../plot/canvas.js';
+import { INK, MUTED, crossAxes } from '../../plot/canvas.js';
 import { seriesColour } from '../../plot/colormap.js';
 import { LabelLayout } from '../../plot/labels.js';
 import { fixed, int } from '../../ui/format.js';
@@ -28,15 +28,7 @@ export function drawCircle(ctx, w, h, s) {
   const cx = w / 2;
   const cy = h / 2;
   const at = (/** @type {number} */ x, /** @type {number} */ y) => [cx + R * x, cy - R * y];
-  ctx.font = PLOT_FONT;
-  ctx.strokeStyle = '#d5d9e3';
-  ctx.lineWidth = 1;
-  ctx.beginPath();
-  ctx.moveTo(cx - R - 14, cy);
-  ctx.lineTo(cx + R + 14, cy);
-  ctx.moveTo(cx, cy - R - 14);
-  ctx.lineTo(cx, cy + R + 14);
-  ctx.stroke();
+  crossAxes(ctx, cx, cy, R + 14);
   ctx.strokeStyle = MUTED;
   ctx.beginPath();
   ctx.arc(cx, cy, R, 0, 2 * Math.PI);

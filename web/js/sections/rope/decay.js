@@ -9,6 +9,7 @@ import { number } from '../../ui/control-specs.js';
 import { int, num } from '../../ui/format.js';
 import { field, setReadout, valueSpan } from '../../ui/readout.js';
 import { PageError } from '../../ui/section.js';
+import { redrawnPart } from './part.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
 /** @typedef {import('./index.js').RopeState} RopeState */
@@ -65,13 +66,8 @@ export function decayPart(section) {
   });
   tools.onChange(() => update());
 
-  return {
-    figures: [figure],
-    /** @param {RopeState} state */
-    update(state) {
-      rope = state;
-      update();
-      return [];
-    },
-  };
+  return redrawnPart(figure, (state) => {
+    rope = state;
+    update();
+  });
 }

@@ -9,6 +9,7 @@ import { int, num } from '../../ui/format.js';
 import { field, setReadout, valueSpan } from '../../ui/readout.js';
 import { PageError } from '../../ui/section.js';
 import { randomVector } from '../../toy.js';
+import { redrawnPart } from './part.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
 /** @typedef {import('./index.js').RopeState} RopeState */
@@ -104,13 +105,8 @@ export function kvShiftPart(section) {
   });
   tools.onChange(() => update());
 
-  return {
-    figures: [figure],
-    /** @param {RopeState} state */
-    update(state) {
-      rope = state;
-      update();
-      return [];
-    },
-  };
+  return redrawnPart(figure, (state) => {
+    rope = state;
+    update();
+  });
 }

@@ -8,6 +8,7 @@ import { fixed, num, signed, sub } from '../../ui/format.js';
 import { field, setReadout, valueSpan } from '../../ui/readout.js';
 import { PageError } from '../../ui/section.js';
 import { pairLanes } from './rotation.js';
+import { redrawnPart } from './part.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
 /** @typedef {import('./index.js').RopeState} RopeState */
@@ -114,14 +115,9 @@ export function matrixPart(section) {
     update();
   });
 
-  return {
-    figures: [figure],
-    /** @param {RopeState} state */
-    update(state) {
-      rope = state;
-      tools.setMax('lanes', state.spec.headDim);
-      update();
-      return [];
-    },
-  };
+  return redrawnPart(figure, (state) => {
+    rope = state;
+    tools.setMax('lanes', state.spec.headDim);
+    update();
+  });
 }

@@ -7,6 +7,7 @@ import { button, number } from '../../ui/control-specs.js';
 import { num, signed } from '../../ui/format.js';
 import { field, setReadout, valueSpan } from '../../ui/readout.js';
 import { PageError } from '../../ui/section.js';
+import { redrawnPart } from './part.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
 /** @typedef {import('./index.js').RopeState} RopeState */
@@ -78,13 +79,8 @@ export function scoresPart(section) {
     update();
   });
 
-  return {
-    figures: [figure],
-    /** @param {RopeState} state */
-    update(state) {
-      rope = state;
-      update();
-      return [];
-    },
-  };
+  return redrawnPart(figure, (state) => {
+    rope = state;
+    update();
+  });
 }

@@ -12,6 +12,7 @@ import { PageError } from '../../ui/section.js';
 import { randomVector } from '../../toy.js';
 import { drawArrows } from '../why/arrows.js';
 import { pairLanes } from './rotation.js';
+import { redrawnPart } from './part.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
 /** @typedef {import('./index.js').RopeState} RopeState */
@@ -109,13 +110,8 @@ export function shiftPart(section) {
     update();
   });
 
-  return {
-    figures: [figure],
-    /** @param {RopeState} state */
-    update(state) {
-      rope = state;
-      update();
-      return [];
-    },
-  };
+  return redrawnPart(figure, (state) => {
+    rope = state;
+    update();
+  });
 }

@@ -1,6 +1,6 @@
 // Arrows in a plane (vector addition drawn tip to tail): axes through the origin, each arrow from
 // its start to its end, labels placed where they fit (labels.js). The scale fits every arrow.
-import { MUTED, PLOT_FONT } from '../../plot/canvas.js';
+import { MUTED, crossAxes } from '../../plot/canvas.js';
 import { LabelLayout } from '../../plot/labels.js';
 
 /** @typedef {{ from: [number, number], to: [number, number], label: string, color: string, bold?: boolean, dashed?: boolean }} Arrow */
@@ -18,15 +18,7 @@ export function drawArrows(ctx, w, h, { axes, arrows }) {
   const cx = w / 2;
   const cy = h / 2 + 8;
   const at = (/** @type {[number, number]} */ p) => /** @type {[number, number]} */ ([cx + (p[0] / reach) * R, cy - (p[1] / reach) * R]);
-  ctx.font = PLOT_FONT;
-  ctx.strokeStyle = '#d5d9e3';
-  ctx.lineWidth = 1;
-  ctx.beginPath();
-  ctx.moveTo(cx - R - 12, cy);
-  ctx.lineTo(cx + R + 12, cy);
-  ctx.moveTo(cx, cy - R - 12);
-  ctx.lineTo(cx, cy + R + 12);
-  ctx.stroke();
+  crossAxes(ctx, cx, cy, R + 12);
   layout.segment(cx - R - 12, cy, cx + R + 12, cy);
   layout.segment(cx, cy - R - 12, cx, cy + R + 12);
   layout.draw(ctx, `→ ${axes[0]}`, [{ x: w - 6, y: cy + 4, align: 'right', baseline: 'top' }, { x: w - 6, y: cy - 4, align: 'right', baseline: 'bottom' }], { color: MUTED });

@@ -55,14 +55,9 @@ export async function readWholeFile(path: string): Promise<Buffer> {
   }
 }
 
-/** The text of the regular file `path` (UTF-8). */
-export async function readTextFile(path: string): Promise<string> {
-  return (await readWholeFile(path)).toString('utf8');
-}
-
 /** Reads a JSON file; invalid JSON is a PosEncError of `code` (INVALID_CONFIG for a model's config.json). */
 export async function readJsonFile(path: string, code: 'INVALID_FILE' | 'INVALID_CONFIG' = 'INVALID_FILE'): Promise<unknown> {
-  const text = await readTextFile(path);
+  const text = (await readWholeFile(path)).toString('utf8');
   try {
     return JSON.parse(text);
   } catch (error) {

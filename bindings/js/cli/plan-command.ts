@@ -5,7 +5,7 @@ import { extname } from 'node:path';
 import type { Command, Report } from './command.js';
 import { JSON_FLAG } from './command.js';
 import { CliError } from './flags.js';
-import { readWholeFile } from './files.js';
+import { readJsonObject, readWholeFile } from './files.js';
 
 export const PLAN_COMMAND: Command = {
   name: 'plan',
@@ -24,9 +24,8 @@ export const PLAN_COMMAND: Command = {
   async run(ctx, values, positionals): Promise<Report> {
     const path = positionals[0];
     if (path === undefined) throw new CliError('the path of a config.json or .gguf file is required: posenc plan config.json');
-    const bytes = await readWholeFile(path);
     const { pe } = ctx;
-    const plan = extname(path).toLowerCase() === '.gguf' ? pe.model.fromGguf(bytes) : pe.model.fromConfig(bytes.toString('utf8'));
+    const plan = extname(path).toLowerCase() === '.gguf' ? pe.model.fromGguf(await readWholeFile(path)) : pe.model.fromConfig(await readJsonObject(path));
     const seqLen = values['seq-len'] as number | undefined;
     return { lines: pe.model.summarize(plan, seqLen === undefined ? undefined : { seqLen }), json: plan };
   },

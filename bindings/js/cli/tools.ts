@@ -9,7 +9,7 @@ import type { Command, Report } from './command.js';
 import { JSON_FLAG, outputFlags, outputOf, writeReport } from './command.js';
 import type { FlagValues } from './flags.js';
 import { CliError } from './flags.js';
-import { readTextFile } from './files.js';
+import { readJsonObject } from './files.js';
 import { readTensor, tensorFileFlags } from './input.js';
 import { withOutputs } from './jobs.js';
 import { SPEC_API_NAMES, SPEC_FLAGS } from './rope-flags.js';
@@ -143,8 +143,7 @@ const doctor: Command = {
     if (path !== undefined) {
       const tensorFlags = ['before', 'before-tensor', 'after', 'after-tensor', 'layout', 'num-heads', 'offset', 'positions'].filter((f) => values[f] !== undefined);
       if (tensorFlags.length) throw new CliError(`a config.json and --${tensorFlags.join(', --')} do not go together: give one or the other`);
-      const text = await readTextFile(path);
-      const report = pe.doctor.config(text);
+      const report = pe.doctor.config(await readJsonObject(path));
       return {
         lines: [
           ...pe.model.summarize(report.plan).filter((l) => !l.startsWith('note: ')),
@@ -216,8 +215,7 @@ const precision: Command = {
     let what: string;
     if (path !== undefined) {
       if (values['rotary-dim'] !== undefined || values.base !== undefined) throw new CliError('a config.json defines the RoPE; leave out --rotary-dim and --base');
-      const text = await readTextFile(path);
-      target = pe.model.fromConfig(text);
+      target = pe.model.fromConfig(await readJsonObject(path));
       what = path;
     } else {
       if (layer !== undefined) throw new CliError('--layer needs a config.json');

@@ -5,7 +5,7 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 /** Files worth compressing: text and WebAssembly (images and tables of floats are not). */
-export const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.wasm', '.svg', '.map', '.ts', '.txt']);
+export const COMPRESSIBLE = new Set(['.html', '.js', '.mjs', '.css', '.json', '.wasm', '.svg', '.map', '.ts', '.txt', '.md']);
 
 const CODERS = {
   br: (bytes) => brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }),

@@ -202,6 +202,59 @@ test('every malformed .safetensors is an INVALID_FILE error that says what is wr
   throwsPosEnc(() => io.readSafetensors(null), 'INVALID_TYPE', /bytes must be/);
 });
 
+test('listSafetensors gives the file order (data offsets), even for integer-like names and shuffled keys', () => {
+  // the data holds 1, 2, 3 for b, 10, 2 (a JS object literal would put 2 and 10 first: write the JSON as text)
+  const file = safetensorsBytes({ data: { dtype: 'U8', shape: [12], data: encodeFloats([1, 2, 3], 'f4') } }, {
+    headerJson: '{"b": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}, "10": {"dtype": "F32", "shape": [1], "data_offsets": [4, 8]}, "2": {"dtype": "F32", "shape": [1], "data_offsets": [8, 12]}}',
+  });
+  assert.deepEqual(io.listSafetensors(file).tensors.map((t) => t.name), ['b', '10', '2']);
+  const values = io.readSafetensors(file);
+  assert.deepEqual([values.b.data[0], values['10'].data[0], values['2'].data[0]], [1, 2, 3]);
+  // keys written in another order than the data: the data decides (as the reference reader sorts)
+  const shuffled = safetensorsBytes({ x: ENTRY('F32', [2], [1, 2], 'f4'), y: ENTRY('F16', [2], [3, 4], 'f2'), z: ENTRY('F32', [1], [5], 'f4') }, {
+    // the same data, its keys listed z, x, y
+    headerJson: '{"z": {"dtype": "F32", "shape": [1], "data_offsets": [12, 16]}, "x": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}, "y": {"dtype": "F16", "shape": [2], "data_offsets": [8, 12]}}',
+  });
+  const listed = io.listSafetensors(shuffled).tensors;
+  assert.deepEqual(listed.map((t) => t.name), ['x', 'y', 'z']);
+  assert.deepEqual(listed.map((t) => t.begin - listed[0].begin), [0, 8, 12]);
+  const read = io.readSafetensors(shuffled);
+  assert.deepEqual([Array.from(read.x.data), Array.from(read.y.data), Array.from(read.z.data)], [[1, 2], [3, 4], [5]]);
+  // empty tensors take no bytes and may sit anywhere
+  const empty = safetensorsBytes({ e: { dtype: 'F32', shape: [0], data: new Uint8Array(0) }, a: ENTRY('F32', [1], [7], 'f4') });
+  assert.deepEqual(io.listSafetensors(empty).tensors.map((t) => t.name), ['e', 'a']);
+  assert.deepEqual(Array.from(io.readSafetensors(empty).a.data), [7]);
+});
+
+test('safetensors: gaps, data not starting at 0, overlaps and bytes after the last tensor are INVALID_FILE', () => {
+  // The reference reader (huggingface/safetensors, safetensors/src/tensor.rs) refuses each:
+  // Metadata::validate (InvalidOffset) and SafeTensors::read_metadata (MetadataIncompleteBuffer).
+  const withHeader = (json, dataBytes) => safetensorsBytes({ d: { dtype: 'U8', shape: [dataBytes], data: new Uint8Array(dataBytes) } }, { headerJson: json });
+  const both = (bytes, pattern) => {
+    throwsPosEnc(() => io.listSafetensors(bytes), 'INVALID_FILE', pattern);
+    throwsPosEnc(() => io.readSafetensors(bytes), 'INVALID_FILE', pattern);
+  };
+  both(withHeader('{"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}, "b": {"dtype": "F32", "shape": [1], "data_offsets": [8, 12]}}', 12),
+    /tensor 'b' starts at data byte 8, but 'a' ends at 4: the file has a gap between tensors/);
+  both(withHeader('{"a": {"dtype": "F32", "shape": [1], "data_offsets": [4, 8]}}', 8),
+    /tensor 'a' starts at data byte 4, but the data starts at 0/);
+  both(withHeader('{"a": {"dtype": "F32", "shape": [2], "data_offsets": [0, 8]}, "b": {"dtype": "F32", "shape": [1], "data_offsets": [4, 8]}}', 8),
+    /tensors 'a' and 'b' overlap/);
+  both(withHeader('{"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}, "b": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}}', 4),
+    /tensors 'a' and 'b' overlap/);
+  const good = safetensorsBytes({ a: ENTRY('F32', [1], [1], 'f4') });
+  const trailing = new Uint8Array(good.length + 3);
+  trailing.set(good);
+  throwsPosEnc(() => io.readSafetensors(trailing), 'INVALID_FILE', /the file has 3 bytes after the last tensor \('a', ending at byte \d+\)/);
+  assert.deepEqual(io.listSafetensors(trailing).tensors.map((t) => t.name), ['a'], 'listing needs only the header');
+  const onlyHeader = safetensorsBytes({}, { headerJson: '{}' });
+  const extra = new Uint8Array(onlyHeader.length + 1);
+  extra.set(onlyHeader);
+  throwsPosEnc(() => io.readSafetensors(extra), 'INVALID_FILE', /1 bytes after the header/);
+  assert.deepEqual(io.readSafetensors(onlyHeader), {});
+  throwsPosEnc(() => io.readSafetensors(good.subarray(0, good.length - 1)), 'INVALID_FILE', /tensor 'a' ends at byte \d+, but the file has \d+ bytes: it is truncated/);
+});
+
 // --- Writing float16 and bfloat16: round to nearest, ties to even --------------------------------
 // The expected values come from the formats' definitions, not from an encoder: every finite value
 // of the format must encode to itself, and each midpoint between neighbours (exact in float32)

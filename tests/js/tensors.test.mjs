@@ -144,6 +144,9 @@ test('tensors that are not float32, or not on the CPU, are PosEncErrors that say
   assert.throws(() => pe.tensors.from(ids), (e) => e.code === 'INVALID_TYPE' && /positionIds/.test(e.message));
   assert.deepEqual(Array.from(pe.tensors.from({ data: new Float64Array([0.1, 1e30]), dims: [2] }).data), [Math.fround(0.1), Math.fround(1e30)]);
   assert.throws(() => pe.tensors.from({ data: new Float64Array([1e300]), dims: [1] }), (e) => e.code === 'OUT_OF_RANGE');
+  // a plain array too: 1e39 is finite but rounds to Infinity in float32
+  assert.throws(() => pe.tensors.from({ data: [1, 1e39], dims: [2] }), (e) => e.code === 'OUT_OF_RANGE' && /tensor\.data\[1\] is 1e\+39, beyond the float32 range/.test(e.message));
+  assert.deepEqual(Array.from(pe.tensors.from({ data: [1, -3.4028234663852886e38], dims: [2] }).data), [1, -3.4028234663852886e38]);
   assert.throws(() => pe.tensors.from({ data: new Float32Array(3), dims: [2, 2] }), (e) => e.code === 'SHAPE_MISMATCH');
   assert.throws(() => pe.tensors.wrap({}, { data: new Float32Array(1), dims: [1] }), (e) => e.code === 'INVALID_TYPE');
   assert.throws(() => pe.rope.apply(new Float64Array(4), null, { dims: [1, 4] }), /new Float32Array\(q\)/);

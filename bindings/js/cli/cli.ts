@@ -13,6 +13,9 @@ import { PosEncError } from '../runtime/errors.js';
 import { createPosEnc } from '../node.js';
 import { VERSION } from '../posenc.js';
 
+/** Errors about an input file: exit code 1, and no pointer to the flags. */
+const FILE_CODES: ReadonlySet<string> = new Set(['INVALID_FILE', 'FILE_NOT_FOUND', 'NOT_A_FILE', 'FILE_UNREADABLE']);
+
 function programHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   return [
@@ -62,7 +65,7 @@ function fail(c: Command, error: unknown): number {
     return error.exitCode;
   }
   if (error instanceof PosEncError) {
-    const file = error.code === 'INVALID_FILE';
+    const file = FILE_CODES.has(error.code);
     console.error(`posenc ${c.name}: ${translateMessage(error.message, c.apiNames ?? {})} [${error.code}]${file ? '' : `\nRun 'posenc ${c.name} --help' for its flags.`}`);
     return file ? 1 : 2;
   }

@@ -1,16 +1,16 @@
 // Input files for the command line: .npy and .safetensors tensors read piece by piece (C-order
 // data is read where it lies in the file), Fortran-order .npy and .json read whole, and JSON configs.
-import { open, readFile } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { extname } from 'node:path';
 
 import type { Tensor } from '../runtime/args.js';
-import { PosEncError } from '../runtime/errors.js';
-import { decodeFloatsInto, ITEM_SIZE } from '../io/dtypes.js';
+import { describe, PosEncError } from '../runtime/errors.js';
+import { decodeFloatsInto, elementCount, ITEM_SIZE } from '../io/dtypes.js';
 import type { FileDtype } from '../io/dtypes.js';
 import { checkNpyLength, NPY_PREFIX_BYTES, npyDataOffset, parseNpyHeader } from '../io/npy.js';
-import { listSafetensors } from '../io/safetensors.js';
+import { checkSafetensorsLength, listSafetensors } from '../io/safetensors.js';
 import type { PosEnc } from '../posenc.js';
+import { openFile, readFailure, readJsonFile, readWholeFile } from './files.js';
 import { CliError } from './flags.js';
 import type { Flag, FlagValues } from './flags.js';
 
@@ -21,26 +21,6 @@ export interface TensorSource {
   /** Reads elements [start, start + out.length) into `out`. */
   read(start: number, out: Float32Array): Promise<void>;
   close(): Promise<void>;
-}
-
-/** A clear message for a file that cannot be opened or read. */
-export function readFailure(error: unknown, path: string): CliError {
-  const e = error as NodeJS.ErrnoException;
-  switch (e?.code) {
-    case 'ENOENT': return new CliError(`cannot read ${path}: no such file`, 1);
-    case 'EACCES':
-    case 'EPERM': return new CliError(`cannot read ${path}: permission denied (${e.code})`, 1);
-    case 'EISDIR': return new CliError(`cannot read ${path}: it is a directory`, 1);
-    default: return new CliError(`cannot read ${path}: ${e?.message ?? String(error)}`, 1);
-  }
-}
-
-async function openFile(path: string): Promise<FileHandle> {
-  try {
-    return await open(path, 'r');
-  } catch (error) {
-    throw readFailure(error, path);
-  }
 }
 
 /** Reads exactly `length` bytes at `position` into `buffer` (a short file is INVALID_FILE). */
@@ -124,9 +104,8 @@ export async function openTensor(pe: PosEnc, values: FlagValues, flag: string): 
     throw new CliError(`${flag} ${path}: unknown file type '${ext}'; use .npy, .safetensors or .json`);
   }
   if (name !== undefined && ext !== '.safetensors') throw new CliError(`--${nameFlag} picks a tensor of a .safetensors file; ${path} is not one`);
-  const handle = await openFile(path);
+  const { handle, size } = await openFile(path);
   try {
-    const size = (await handle.stat()).size;
     const source = ext === '.npy' ? await npySource(pe, handle, path, size) : await safetensorsSource(handle, path, size, name, `--${nameFlag}`);
     if (source instanceof MemoryTensor) await handle.close();
     return source;
@@ -146,7 +125,7 @@ async function npySource(pe: PosEnc, handle: FileHandle, path: string, size: num
   checkNpyLength(path, header, size);
   if (header.fortranOrder) {
     // Column-major data cannot be read row by row: read it whole (io.readNpy reorders it).
-    return new MemoryTensor(path, header.dims, pe.io.readNpy(await readFile(path)).data);
+    return new MemoryTensor(path, header.dims, pe.io.readNpy(await readWholeFile(path)).data);
   }
   return new FileTensor(path, header.dims, handle, header.dataOffset, header.dtype, header.littleEndian);
 }
@@ -160,7 +139,9 @@ async function safetensorsSource(handle: FileHandle, path: string, size: number,
   const headerSize = prefix.length < 8 ? 0 : view.getUint32(0, true) + view.getUint32(4, true) * 2 ** 32;
   const head = new Uint8Array(Math.min(size, 8 + Math.min(headerSize, 100_000_000)));
   await readExactly(handle, path, head, head.length, 0);
-  const { tensors } = listSafetensors(path, head);
+  const header = listSafetensors(path, head);
+  checkSafetensorsLength(path, header, size);
+  const { tensors } = header;
   const names = tensors.map((t) => t.name);
   const chosen = name ?? (names.length === 1 ? names[0] : undefined);
   if (chosen === undefined) {
@@ -170,25 +151,41 @@ async function safetensorsSource(handle: FileHandle, path: string, size: number,
   if (!entry) throw new CliError(`${nameFlag} ${chosen}: ${path} has no such tensor (it holds ${names.slice(0, 8).join(', ')}${names.length > 8 ? ', ...' : ''})`);
   const dtype = SAFETENSORS_DTYPES[entry.dtype];
   if (!dtype) throw new PosEncError('INVALID_FILE', `${path}: tensor '${entry.name}' has dtype ${entry.dtype}; posenc reads F32, F64, F16 and BF16`);
-  if (entry.end > size) throw new PosEncError('INVALID_FILE', `${path}: tensor '${entry.name}' ends at byte ${entry.end}, but the file has ${size} bytes: it is truncated`);
   return new FileTensor(path, entry.dims, handle, entry.begin, dtype, true);
 }
 
-/** A `{ "dims": [...], "data": [...] }` object as a tensor (numbers, or the strings "Infinity", "-Infinity", "NaN"). */
+/**
+ * A `{ "dims": [...], "data": [...] }` object as a float32 tensor: numbers within the float32 range,
+ * or the strings "Infinity", "-Infinity", "NaN". Anything else is refused with its index, never
+ * rounded to infinity or read as 0 (a literal such as 1e39 overflows float32; 1e400 even float64).
+ */
 function jsonTensor(path: string, parsed: unknown): Tensor {
-  const t = parsed as { data?: unknown; dims?: unknown };
-  if (!Array.isArray(t?.data) || !Array.isArray(t.dims) || !t.dims.every((d) => Number.isSafeInteger(d) && d >= 0)) {
-    throw new PosEncError('INVALID_FILE', `${path}: expected an object { "dims": [...], "data": [...] }`);
+  const shape = 'expected an object { "dims": [...], "data": [...] }';
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new PosEncError('INVALID_FILE', `${path}: ${shape}, the file holds ${describe(parsed)}`);
   }
+  const t = parsed as Record<string, unknown>;
+  const unknown = Object.keys(t).filter((k) => k !== 'dims' && k !== 'data');
+  if (unknown.length) throw new PosEncError('INVALID_FILE', `${path}: unknown key '${unknown[0]}'; ${shape}`);
+  if (!Array.isArray(t.dims) || !t.dims.every((d) => Number.isSafeInteger(d) && d >= 0)) {
+    throw new PosEncError('INVALID_FILE', `${path}: "dims" must be an array of sizes (integers >= 0); ${shape}`);
+  }
+  if (!Array.isArray(t.data)) throw new PosEncError('INVALID_FILE', `${path}: "data" must be an array of numbers; ${shape}`);
   const dims = t.dims as number[];
-  const data = Float32Array.from(t.data as unknown[], (v, i) => {
-    const n = typeof v === 'number' ? v : v === 'Infinity' || v === '-Infinity' || v === 'NaN' ? Number(v) : undefined;
-    if (n === undefined) throw new PosEncError('INVALID_FILE', `${path}: data[${i}] is not a number`);
-    return n;
-  });
-  if (data.length !== dims.reduce((a, b) => a * b, 1)) {
-    throw new PosEncError('INVALID_FILE', `${path}: dims [${dims.join(', ')}] need ${dims.reduce((a, b) => a * b, 1)} values, data has ${data.length}`);
+  const count = elementCount(dims);
+  if (count !== t.data.length) {
+    throw new PosEncError('INVALID_FILE', `${path}: dims [${dims.join(', ')}] need ${count ?? 'too many'} values, data has ${t.data.length}`);
   }
+  const data = Float32Array.from(t.data as unknown[], (v, i) => {
+    if (v === 'Infinity' || v === '-Infinity' || v === 'NaN') return Number(v);
+    if (typeof v !== 'number') throw new PosEncError('INVALID_FILE', `${path}: data[${i}] is ${describe(v)}, not a number`);
+    const f = Math.fround(v);
+    if (!Number.isFinite(f)) {
+      throw new PosEncError('INVALID_FILE', `${path}: data[${i}] is ${Number.isFinite(v) ? v : 'a number beyond the float64 range'}, ` +
+        'beyond the float32 range (±3.4e38); write "Infinity" or "-Infinity" for an infinity');
+    }
+    return f;
+  });
   return { data, dims };
 }
 
@@ -201,20 +198,5 @@ export async function readTensor(pe: PosEnc, values: FlagValues, flag: string): 
     return { data, dims: source.dims.slice() };
   } finally {
     await source.close();
-  }
-}
-
-/** Reads a JSON file; invalid JSON is a PosEncError of `code` (INVALID_CONFIG for a model's config.json). */
-export async function readJsonFile(path: string, code: 'INVALID_FILE' | 'INVALID_CONFIG' = 'INVALID_FILE'): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw readFailure(error, path);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new PosEncError(code, `${path}: not valid JSON (${(error as Error).message})`);
   }
 }

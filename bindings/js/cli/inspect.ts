@@ -4,7 +4,7 @@ import type { RopeFrequencies } from '../families/rope/spec.js';
 import type { Command, Report } from './command.js';
 import { JSON_FLAG } from './command.js';
 import { CliError } from './flags.js';
-import { readJsonFile } from './input.js';
+import { readJsonObject } from './files.js';
 import { PLAN_COMMAND } from './plan-command.js';
 import { CONFIG_API_NAMES, ropeSpec } from './rope-flags.js';
 
@@ -78,7 +78,7 @@ const ropeConfig: Command = {
     const spec = await ropeSpec(ctx.pe, { config: path, 'layer-type': values['layer-type'] });
     const seqLen = values['seq-len'] as number | undefined;
     const f = ctx.pe.rope.frequencies(spec, seqLen === undefined ? undefined : { seqLen });
-    const config = (await readJsonFile(path, 'INVALID_CONFIG')) as Record<string, unknown>;
+    const config = await readJsonObject(path);
     const inv = Array.from(f.invFreq);
     const [hi, lo] = [Math.max(...inv), Math.min(...inv)];
     const rotaryDim = spec.rotaryDim as number;

@@ -1,12 +1,11 @@
 // `posenc plan config.json|model.gguf`: what every layer of a model does to positions, identical
 // layers grouped, or (--json) the plan itself.
-import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 
 import type { Command, Report } from './command.js';
 import { JSON_FLAG } from './command.js';
 import { CliError } from './flags.js';
-import { readFailure } from './input.js';
+import { readJsonObject, readWholeFile } from './files.js';
 
 export const PLAN_COMMAND: Command = {
   name: 'plan',
@@ -25,9 +24,8 @@ export const PLAN_COMMAND: Command = {
   async run(ctx, values, positionals): Promise<Report> {
     const path = positionals[0];
     if (path === undefined) throw new CliError('the path of a config.json or .gguf file is required: posenc plan config.json');
-    const bytes = await readFile(path).catch((error: unknown) => { throw readFailure(error, path); });
     const { pe } = ctx;
-    const plan = extname(path).toLowerCase() === '.gguf' ? pe.model.fromGguf(bytes) : pe.model.fromConfig(bytes.toString('utf8'));
+    const plan = extname(path).toLowerCase() === '.gguf' ? pe.model.fromGguf(await readWholeFile(path)) : pe.model.fromConfig(await readJsonObject(path));
     const seqLen = values['seq-len'] as number | undefined;
     return { lines: pe.model.summarize(plan, seqLen === undefined ? undefined : { seqLen }), json: plan };
   },

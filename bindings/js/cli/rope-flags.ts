@@ -5,7 +5,7 @@ import { PosEncError } from '../runtime/errors.js';
 import type { RopeModelSpec } from '../families/rope/spec.js';
 import type { Flag, FlagValues } from './flags.js';
 import { CliError } from './flags.js';
-import { readJsonFile } from './input.js';
+import { readJsonObject } from './files.js';
 
 export const CONFIG_FLAGS: Flag[] = [
   { name: 'config', kind: 'text', value: 'FILE', help: "a model's Hugging Face config.json: its RoPE (head dim, rotary dim, rope_theta, pairing, rope_scaling)" },
@@ -52,7 +52,7 @@ export async function ropeSpec(pe: PosEnc, values: FlagValues): Promise<Record<s
   if (explicit !== undefined) return explicit;
   const config = values.config as string;
   const layerType = values['layer-type'] as string | undefined;
-  const json = (await readJsonFile(config, 'INVALID_CONFIG')) as object;
+  const json = await readJsonObject(config);
   let spec: RopeModelSpec;
   try {
     spec = pe.rope.fromConfig(json, layerType === undefined ? undefined : { layerType });

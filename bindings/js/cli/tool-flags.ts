@@ -4,7 +4,7 @@
 import type { PosEnc } from '../posenc.js';
 import type { Flag, FlagValues } from './flags.js';
 import { CliError } from './flags.js';
-import { readJsonFile } from './input.js';
+import { readJsonObject } from './files.js';
 import { explicitSpec } from './rope-flags.js';
 
 /** --config and --layer: one layer of a model. */
@@ -35,7 +35,7 @@ export async function layerSpec(pe: PosEnc, values: FlagValues): Promise<Record<
   const explicit = explicitSpec(values, 'layer');
   if (explicit !== undefined) return explicit;
   const config = values.config as string;
-  const plan = pe.model.fromConfig((await readJsonFile(config, 'INVALID_CONFIG')) as object);
+  const plan = pe.model.fromConfig(await readJsonObject(config));
   const layer = (values.layer as number | undefined) ?? 0;
   const l = plan.layers[layer];
   if (!l) throw new CliError(`--layer ${layer} is outside the model's ${plan.layers.length} layers`);

@@ -1,7 +1,6 @@
 // The RoPE tools on files: `shift` (KV-cache context shift, pe.rope.shift), `permute` (q/k
 // projection rows for the other pairing, pe.rope.permuteWeights), `doctor` (pe.doctor.config and
 // pe.doctor.identify) and `precision` (the precision oracle, pe.precision.oracle).
-import { readFile } from 'node:fs/promises';
 
 import type { PosEnc } from '../posenc.js';
 import { PRECISION_PIPELINES } from '../tools/precision.js';
@@ -10,7 +9,8 @@ import type { Command, Report } from './command.js';
 import { JSON_FLAG, outputFlags, outputOf, writeReport } from './command.js';
 import type { FlagValues } from './flags.js';
 import { CliError } from './flags.js';
-import { readFailure, readTensor, tensorFileFlags } from './input.js';
+import { readJsonObject } from './files.js';
+import { readTensor, tensorFileFlags } from './input.js';
 import { withOutputs } from './jobs.js';
 import { SPEC_API_NAMES, SPEC_FLAGS } from './rope-flags.js';
 import { LAYER_FLAGS, layerSpec, numberList, numberOrList } from './tool-flags.js';
@@ -143,8 +143,7 @@ const doctor: Command = {
     if (path !== undefined) {
       const tensorFlags = ['before', 'before-tensor', 'after', 'after-tensor', 'layout', 'num-heads', 'offset', 'positions'].filter((f) => values[f] !== undefined);
       if (tensorFlags.length) throw new CliError(`a config.json and --${tensorFlags.join(', --')} do not go together: give one or the other`);
-      const text = await readFile(path, 'utf8').catch((error: unknown) => { throw readFailure(error, path); });
-      const report = pe.doctor.config(text);
+      const report = pe.doctor.config(await readJsonObject(path));
       return {
         lines: [
           ...pe.model.summarize(report.plan).filter((l) => !l.startsWith('note: ')),
@@ -216,8 +215,7 @@ const precision: Command = {
     let what: string;
     if (path !== undefined) {
       if (values['rotary-dim'] !== undefined || values.base !== undefined) throw new CliError('a config.json defines the RoPE; leave out --rotary-dim and --base');
-      const text = await readFile(path, 'utf8').catch((error: unknown) => { throw readFailure(error, path); });
-      target = pe.model.fromConfig(text);
+      target = pe.model.fromConfig(await readJsonObject(path));
       what = path;
     } else {
       if (layer !== undefined) throw new CliError('--layer needs a config.json');

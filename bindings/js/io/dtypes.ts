@@ -62,6 +62,18 @@ export function decodeFloatsInto(
 }
 
 /**
+ * `value` rounded to float32; a finite value beyond the float32 range (it would round to infinity)
+ * is an OUT_OF_RANGE error naming `what`, never an infinity.
+ */
+export function float32Value(fn: string, what: string, value: number): number {
+  const rounded = Math.fround(value);
+  if (Number.isFinite(value) && !Number.isFinite(rounded)) {
+    throw new PosEncError('OUT_OF_RANGE', `${fn}: ${what} is ${value}, beyond the float32 range (±3.4e38)`);
+  }
+  return rounded;
+}
+
+/**
  * Decodes `count` elements of `dtype` starting at byte `start` of `bytes` into a new Float32Array.
  * float64 values beyond the float32 range are an OUT_OF_RANGE error (named by `what`), not infinity.
  */

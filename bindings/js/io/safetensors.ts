@@ -107,18 +107,50 @@ export function listSafetensors(fn: string, bytes: Uint8Array): SafetensorsHeade
     }
     tensors.push(entryOf(fn, name, raw, dataOffset));
   }
-  const byStart = tensors.filter((t) => t.end > t.begin).sort((a, b) => a.begin - b.begin);
-  for (let i = 1; i < byStart.length; i++) {
-    if (byStart[i]!.begin < byStart[i - 1]!.end) {
-      throw invalid(fn, `tensors '${byStart[i - 1]!.name}' and '${byStart[i]!.name}' overlap`);
+  return { tensors: inDataOrder(fn, tensors, dataOffset), metadata, dataOffset };
+}
+
+/**
+ * The tensors sorted by their data (begin, then end), each starting where the one before ended and
+ * the first at the start of the data, as the reference reader requires (huggingface/safetensors,
+ * safetensors/src/tensor.rs: `TryFrom<HashMetadata> for Metadata` sorts by `data_offsets`, then
+ * `Metadata::validate` refuses a tensor whose start is not the previous end). The order comes from
+ * the offsets, never from the parsed object: JSON.parse puts integer-like keys first.
+ */
+function inDataOrder(fn: string, tensors: SafetensorsEntry[], dataOffset: number): SafetensorsEntry[] {
+  const sorted = tensors.slice().sort((a, b) => a.begin - b.begin || a.end - b.end);
+  let at = dataOffset;
+  sorted.forEach((t, i) => {
+    const previous = sorted[i - 1];
+    if (t.begin < at) throw invalid(fn, `tensors '${previous!.name}' and '${t.name}' overlap`);
+    if (t.begin > at) {
+      throw invalid(fn, `tensor '${t.name}' starts at data byte ${t.begin - dataOffset}, but ${previous ? `'${previous.name}' ends at ${at - dataOffset}` : 'the data starts at 0'}: the file has a gap between tensors`);
     }
+    at = t.end;
+  });
+  return sorted;
+}
+
+/**
+ * Checks that a file of `fileBytes` bytes holds exactly the data its header lists: refuses a
+ * truncated file and bytes after the last tensor (the reference reader's
+ * `SafeTensors::read_metadata` refuses both as `MetadataIncompleteBuffer`).
+ */
+export function checkSafetensorsLength(fn: string, header: SafetensorsHeader, fileBytes: number): void {
+  const last = header.tensors[header.tensors.length - 1];
+  const end = last ? last.end : header.dataOffset;
+  if (fileBytes < end) {
+    throw invalid(fn, `${last ? `tensor '${last.name}' ends` : 'the header ends'} at byte ${end}, but the file has ${fileBytes} bytes: it is truncated`);
   }
-  return { tensors, metadata, dataOffset };
+  if (fileBytes > end) {
+    throw invalid(fn, `the file has ${fileBytes - end} bytes after the ${last ? `last tensor ('${last.name}', ending at byte ${end})` : `header (${end} bytes)`}; a safetensors file ends with its last tensor`);
+  }
 }
 
 /** Reads tensors (all, or those named) into float32. */
 export function readSafetensors(fn: string, bytes: Uint8Array, names: readonly string[] | undefined): Record<string, Tensor> {
   const header = listSafetensors(fn, bytes);
+  checkSafetensorsLength(fn, header, bytes.length);
   let chosen = header.tensors;
   if (names !== undefined) {
     const byName = new Map(header.tensors.map((t) => [t.name, t]));
@@ -137,9 +169,6 @@ export function readSafetensors(fn: string, bytes: Uint8Array, names: readonly s
     if (!dtype) {
       throw invalid(fn, `tensor '${entry.name}' has dtype ${entry.dtype}; posenc reads F32, F64, F16 and BF16` +
         (names === undefined ? " (choose the tensors to read with the 'names' option)" : ''));
-    }
-    if (entry.end > bytes.length) {
-      throw invalid(fn, `tensor '${entry.name}' ends at byte ${entry.end}, but the file has ${bytes.length} bytes: it is truncated`);
     }
     const count = elementCount(entry.dims)!;
     const data = decodeFloats(fn, `tensor '${entry.name}'`, bytes, entry.begin, count, dtype, true);

@@ -1,7 +1,7 @@
 // pe.tensors: between posenc's float32 `{ data, dims }` and other libraries' tensors. `from` makes a
 // float32 copy of an onnxruntime-web or transformers.js tensor (float32, float16 or float64 data)
 // or of a TensorFlow.js tensor; `wrap` turns a result into the caller's tensor class.
-import { PLATFORM_LITTLE_ENDIAN, decodeFloats } from './dtypes.js';
+import { PLATFORM_LITTLE_ENDIAN, decodeFloats, float32Value } from './dtypes.js';
 import * as args from '../runtime/args.js';
 import type { Tensor, TensorLike } from '../runtime/args.js';
 import { PosEncError, describe } from '../runtime/errors.js';
@@ -66,7 +66,7 @@ function floatValues(data: ArrayLike<unknown>, type: string | undefined, what: s
     return decodeFloats(FN_FROM, what, new Uint8Array(bits.buffer, bits.byteOffset, bits.byteLength), 0, bits.length, 'float16', PLATFORM_LITTLE_ENDIAN);
   }
   if (Array.isArray(data) && (type === undefined || type.startsWith('float'))) {
-    return Float32Array.from(data, (v, i) => args.finite(FN_FROM, `${what}.data[${i}]`, v));
+    return Float32Array.from(data, (v, i) => float32Value(FN_FROM, `${what}.data[${i}]`, args.finite(FN_FROM, `${what}.data[${i}]`, v)));
   }
   if (tag === '[object Float64Array]') {
     const wide = data as Float64Array;

@@ -16,6 +16,9 @@ import { STATUS_ERROR_CODES } from '../generated/boundary.js';
  * | `OUT_OF_MEMORY` | WebAssembly memory could not grow enough |
  * | `INVALID_CONFIG` | a model configuration (`config.json`) that is inconsistent or incomplete |
  * | `INVALID_FILE` | a file (`.npy`, `.safetensors`) that cannot be read as a table |
+ * | `FILE_NOT_FOUND` | the CLI: an input path that does not exist |
+ * | `NOT_A_FILE` | the CLI: an input path that is a directory, device, socket or pipe |
+ * | `FILE_UNREADABLE` | the CLI: an input file that exists but cannot be read (permission denied, I/O error) |
  * | `DISPOSED` | a reusable object was used after `dispose()` |
  * | `UNSUPPORTED` | the JavaScript engine lacks WebAssembly SIMD |
  * | `LOAD_FAILED` | `posenc.wasm` could not be fetched, read or compiled (the message names the URL or path tried and the fix) |
@@ -32,6 +35,9 @@ export type PosEncErrorCode =
   | 'OUT_OF_MEMORY'
   | 'INVALID_CONFIG'
   | 'INVALID_FILE'
+  | 'FILE_NOT_FOUND'
+  | 'NOT_A_FILE'
+  | 'FILE_UNREADABLE'
   | 'DISPOSED'
   | 'UNSUPPORTED'
   | 'LOAD_FAILED'

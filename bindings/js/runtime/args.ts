@@ -5,7 +5,7 @@
 //
 // Read, then act. Caller code can run while a call reads its arguments (getters, Proxies); it must
 // not run once the call measures tensors, takes pointers or allocates. So `options()` reads an
-// options object once, into a frozen plain snapshot (every getter runs exactly once, first), and
+// options object once, into a private plain snapshot (every getter runs exactly once, first), and
 // `tensor()` reads a tensor's fields once; the rest of a call uses only those snapshots. HeapScope
 // (scope.ts) measures each typed array again at the moment it copies it, so a buffer that caller
 // code resized or detached anyway is an error there, never a short copy or a write past a block.
@@ -80,38 +80,41 @@ function isPlainObject(value: object): boolean {
 }
 
 /**
- * A frozen copy of a plain-data argument (an options object, a config): every plain object and
+ * A private copy of a plain-data argument (an options object, a config): every plain object and
  * array in it is copied, reading each key and element exactly once (getters, Proxy traps); holes of
  * sparse arrays stay holes, for the list readers to refuse. The top-level object's own keys are
  * copied whatever its class; nested objects that are not plain (typed arrays, tensors, WasmTensors,
  * functions) are kept as they are. An error thrown by caller code while reading is a
- * PosEncError naming the key. `depth` bounds self-referencing structures.
+ * PosEncError naming the key. `depth` bounds self-referencing structures. The copy is not frozen
+ * (freezing costs more than the rest of a small call's option handling): no caller code ever sees it.
  */
 export function snapshot(fn: string, value: unknown, name = 'options', depth = 0): unknown {
   if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
   if (depth > 64) throw new PosEncError('INVALID_ARGUMENT', `${fn}: ${name} is nested too deeply (a cycle?)`);
-  const read = (key: string | number, at: string): unknown => {
-    let v: unknown;
-    try {
-      v = (value as Record<string | number, unknown>)[key];
-    } catch (error) {
-      throw callerError(fn, at, error);
-    }
-    return snapshot(fn, v, at, depth + 1);
-  };
+  // One try for the whole object (this runs on every call): `at` names what was being read.
+  let at: string | number = '';
   try {
     if (Array.isArray(value)) {
       const length = value.length;
       const copy = new Array<unknown>(length);
-      for (let i = 0; i < length; i++) if (i in value) copy[i] = read(i, `${name}[${i}]`);
-      return Object.freeze(copy);
+      for (let i = 0; i < length; i++) {
+        at = i;
+        if (!(i in value)) continue; // a hole stays a hole
+        const v: unknown = value[i];
+        copy[i] = v !== null && typeof v === 'object' ? snapshot(fn, v, `${name}[${i}]`, depth + 1) : v;
+      }
+      return copy;
     }
     if (depth > 0 && !isPlainObject(value)) return value;
     const copy: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) copy[key] = read(key, `${name}.${key}`);
-    return Object.freeze(copy);
+    for (const key of Object.keys(value)) {
+      at = key;
+      const v: unknown = (value as Record<string, unknown>)[key];
+      copy[key] = v !== null && typeof v === 'object' ? snapshot(fn, v, `${name}.${key}`, depth + 1) : v;
+    }
+    return copy;
   } catch (error) {
-    throw callerError(fn, name, error);
+    throw callerError(fn, at === '' ? name : typeof at === 'number' ? `${name}[${at}]` : `${name}.${at}`, error);
   }
 }
 

@@ -318,3 +318,14 @@ test('absurd integers in a config are refused, naming the key', () => {
     }
   }
 });
+
+test('options given as a class instance: getters of its prototype are read, once each', () => {
+  let reads = 0;
+  class Options {
+    get dims() { reads++; return [2, 4]; }
+    get offset() { reads++; return 3; }
+  }
+  const expected = pe.sinusoidal.addTo(new Float32Array(8), { dims: [2, 4], offset: 3 });
+  assert.deepEqual(pe.sinusoidal.addTo(new Float32Array(8), new Options()), expected);
+  assert.equal(reads, 2);
+});

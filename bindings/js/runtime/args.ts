@@ -128,7 +128,18 @@ export function options(fn: string, value: unknown, known: readonly string[], op
   if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) {
     throw new PosEncError('INVALID_TYPE', `${fn}: options must be an object, got ${describe(value)}`);
   }
+  const given = value;
   value = snapshot(fn, value);
+  if (!isPlainObject(given)) { // an instance of a class: its options may be getters of its prototype
+    for (const key of known) {
+      if (key in (value as object)) continue;
+      try {
+        if (key in given) (value as Options)[key] = snapshot(fn, (given as Options)[key], `options.${key}`, 1);
+      } catch (error) {
+        throw callerError(fn, `options.${key}`, error);
+      }
+    }
+  }
   for (const key of Object.keys(value as object)) {
     if (!known.includes(key)) {
       const near = known.find((k) => k.toLowerCase() === key.toLowerCase());

@@ -68,7 +68,9 @@ async function fromBytes(bytes: BufferSource, from: string, imports: WebAssembly
 
 /** The bytes a caller gave as `wasmBinary`, checked. */
 export function givenBytes(value: unknown): BufferSource {
-  if (value instanceof ArrayBuffer || ArrayBuffer.isView(value)) return value as BufferSource;
+  // A view of any kind (a DataView, a Node Buffer, a Float32Array...) as the bytes it covers.
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength) as Uint8Array<ArrayBuffer>;
+  if (value instanceof ArrayBuffer || Object.prototype.toString.call(value) === '[object ArrayBuffer]') return value as ArrayBuffer;
   throw new PosEncError('INVALID_TYPE', `createPosEnc: wasmBinary must be an ArrayBuffer or a Uint8Array, got ${describe(value)}`);
 }
 
@@ -80,19 +82,45 @@ export async function instantiate(factory: ModuleFactory, source: WasmSource): P
   if (source.kind === 'error') throw source.error;
   let failed: (error: unknown) => void = () => {};
   const failure = new Promise<never>((_, reject) => { failed = reject; });
+  const from = source.kind === 'url' ? source.url : source.from;
+  // What the glue prints while loading (an abort message) goes into the LOAD_FAILED error, not to
+  // the console; once loaded, its messages go to console.warn as the glue's default does.
+  let loading = true;
+  const printed: string[] = [];
   const moduleOptions = {
     // The glue computes a URL for posenc.wasm from import.meta.url even when it will not fetch it,
     // which throws in bundles without import.meta (esbuild iife, CommonJS): give it a locateFile.
     locateFile: (file: string) => file,
+    printErr: (text: string) => {
+      if (loading) printed.push(text);
+      else console.warn(text);
+    },
+    onAbort: (what: unknown) => {
+      if (loading) failed(loadFailed(`${from} is not posenc's WebAssembly module: it aborted while starting (${String(what)}). ${FIXES}`));
+    },
     // Emscripten calls this instead of fetching: compile the module here, report failures here.
     instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
       const loaded = source.kind === 'url' ? fromUrl(source.url, imports) : fromBytes(source.bytes, source.from, imports);
-      loaded.then((result) => receive(result.instance, result.module), failed);
+      loaded.then((result) => {
+        try {
+          receive(result.instance, result.module);
+        } catch (error) { // a valid WebAssembly module, but another one: the glue finds none of its exports
+          failed(loadFailed(`${from} is a WebAssembly module, but not posenc's (${String(error)}). ${FIXES}`, error));
+        }
+      }, failed);
       return {}; // the exports arrive asynchronously, through receive()
     },
   };
-  const raw = (await Promise.race([factory(moduleOptions), failure])) as RawModule;
-  return assemble(raw);
+  try {
+    const raw = (await Promise.race([factory(moduleOptions), failure])) as RawModule;
+    return assemble(raw);
+  } catch (error) {
+    if (error instanceof PosEncError) throw error;
+    const output = printed.length ? `; it printed: ${printed.join(' / ')}` : '';
+    throw loadFailed(`${from} could not be started as posenc's WebAssembly module (${String(error)}${output}). ${FIXES}`, error);
+  } finally {
+    loading = false;
+  }
 }
 
 /** The options that decide how the module loads, as the first call gave them. */

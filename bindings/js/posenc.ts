@@ -1,6 +1,11 @@
 // The PosEnc object: one per module instance, grouping the encoding families.
 import { PosEncError } from './runtime/errors.js';
+import { guarded, guardMethods } from './runtime/guard.js';
 import { Heap } from './runtime/heap.js';
+import { WasmTensor } from './runtime/wasm-tensor.js';
+import { RopeCache } from './families/rope/cache.js';
+import { PositionTable } from './families/position-table.js';
+import { LayerRopeCache } from './model/layer-cache.js';
 import { ioApi } from './io/io.js';
 import type { IoApi } from './io/io.js';
 import { learnedApi } from './families/learned.js';
@@ -94,30 +99,36 @@ export interface CreatePosEncOptions {
   locateFile?: (file: string, prefix: string) => string;
 }
 
+// Methods of the objects the API hands out, guarded like the API's functions (runtime/guard.ts).
+guardMethods('WasmTensor', WasmTensor.prototype);
+guardMethods('RopeCache', RopeCache.prototype);
+guardMethods('PositionTable', PositionTable.prototype);
+guardMethods('LayerRopeCache', LayerRopeCache.prototype);
+
 /** @internal Builds the API over a loaded module (loading.ts loads it). */
 export function assemble(raw: RawModule): PosEnc {
   const heap = new Heap(raw);
-  const rope = Object.freeze(ropeApi(heap, fromConfig));
-  const alibi = Object.freeze(alibiApi(heap));
-  const model = Object.freeze(modelApi(heap, rope, alibi));
+  const rope = guarded('rope', ropeApi(heap, fromConfig));
+  const alibi = guarded('alibi', alibiApi(heap));
+  const model = guarded('model', modelApi(heap, rope, alibi));
   return Object.freeze({
     version: VERSION,
     simd: raw.simdArch(),
     PosEncError,
-    sinusoidal: Object.freeze(sinusoidalApi(heap)),
-    learned: Object.freeze(learnedApi(heap)),
+    sinusoidal: guarded('sinusoidal', sinusoidalApi(heap)),
+    learned: guarded('learned', learnedApi(heap)),
     rope,
-    shaw: Object.freeze(shawApi(heap)),
-    transformerXL: Object.freeze(transformerXLApi(heap)),
-    t5: Object.freeze(t5Api(heap)),
-    deberta: Object.freeze(debertaApi(heap)),
+    shaw: guarded('shaw', shawApi(heap)),
+    transformerXL: guarded('transformerXL', transformerXLApi(heap)),
+    t5: guarded('t5', t5Api(heap)),
+    deberta: guarded('deberta', debertaApi(heap)),
     alibi,
-    attention: Object.freeze(attentionApi(heap)),
+    attention: guarded('attention', attentionApi(heap)),
     model,
-    doctor: Object.freeze(doctorApi(rope, model)),
-    precision: Object.freeze(precisionApi(heap, rope, model)),
-    io: Object.freeze(ioApi()),
-    memory: Object.freeze(memoryApi(heap)),
-    tensors: Object.freeze(tensorsApi()),
+    doctor: guarded('doctor', doctorApi(rope, model)),
+    precision: guarded('precision', precisionApi(heap, rope, model)),
+    io: guarded('io', ioApi()),
+    memory: guarded('memory', memoryApi(heap)),
+    tensors: guarded('tensors', tensorsApi()),
   });
 }

@@ -50,3 +50,44 @@ test('hundreds of thousands of calls, failing and succeeding, do not grow WebAss
   assert.equal(pe.memory.bytes, before, `memory grew from ${before} to ${pe.memory.bytes} bytes`);
   assert.equal(pe.sinusoidal.table({ length: 1, dim: 2, offset: 1 }).data[0], Math.fround(Math.sin(1)));
 });
+
+// Calls that fail after they read their arguments, or while copying them in, free what they took.
+// Each allocating entry point fails 1000 times; WebAssembly memory must not grow after the first
+// round. The blocks are large (256 KiB) where the call allocates for the caller's data, so that a
+// block leaked per failure would need ~250 MiB more.
+const BIG = 1 << 16;
+const bigInts = new BigInt64Array(BIG);
+const throwingValues = new Array(BIG).fill(0);
+Object.defineProperty(throwingValues, BIG - 1, { get() { throw new Error('no value'); } });
+
+const FAILING = {
+  'memory.tensor with bigint values': () => pe.memory.tensor([BIG], bigInts),
+  'memory.tensor with a value that throws when read': () => pe.memory.tensor([BIG], throwingValues),
+  'memory.tensor with values of the wrong length': () => pe.memory.tensor([BIG], new Float32Array(BIG - 1)),
+  'WasmTensor.set with bigint values': () => reusable.set(bigInts),
+  'learned.createTable from a detached array': () => pe.learned.createTable(detachedFloats(BIG), { tableDims: [BIG / 8, 8] }),
+  'sinusoidal.createTable refused in C++': () => pe.sinusoidal.createTable({ maxPositions: BIG / 8, dim: 8, base: -2 }),
+  'rope.createCache refused': () => pe.rope.createCache({ rotaryDim: 8, maxPositions: BIG / 8, scaling: { type: 'linear', factor: -1 } }),
+  'model.createCache refused': () => pe.model.createCache(deepseek, 0, { maxPositions: BIG, seqLen: -1 }),
+  'rope.apply whose input is detached by an option getter': () => {
+    const data = new Float32Array(BIG);
+    pe.rope.apply(data, null, { dims: [BIG / 64, 64], get offset() { structuredClone(data.buffer, { transfer: [data.buffer] }); return 1; } });
+  },
+};
+const reusable = pe.memory.tensor([BIG]);
+
+function detachedFloats(n) {
+  const a = new Float32Array(n);
+  structuredClone(a.buffer, { transfer: [a.buffer] });
+  return a;
+}
+
+test('1000 failing calls of each allocating entry point leave WebAssembly memory as it was after the first', () => {
+  for (const [name, call] of Object.entries(FAILING)) {
+    const fail = () => assert.throws(call, (e) => e.name === 'PosEncError', `${name} fails with a PosEncError`);
+    fail();
+    const before = pe.memory.bytes;
+    for (let i = 0; i < 1000; i++) fail();
+    assert.equal(pe.memory.bytes, before, `${name}: memory grew from ${before} to ${pe.memory.bytes} bytes`);
+  }
+});

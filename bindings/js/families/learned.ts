@@ -83,9 +83,15 @@ export function learnedApi(heap: Heap): LearnedApi {
     const fn = 'learned.createTable';
     const opts = args.options(fn, options, ['tableDims'], true);
     const t = tableArg(fn, table, opts.tableDims);
-    const ptr = heap.alloc(t.tensor.size * 4, 'the table');
-    heap.f32(ptr, t.tensor.size).set(t.tensor.data); // read after the allocation: a WasmTensor's view is fresh
-    return new PositionTable(heap, ptr, t.rows, t.dim, 'learned table');
+    const scope = new HeapScope(heap);
+    try {
+      const ptr = scope.tensorCopy(t.tensor, 'the table'); // measured as it is copied; growth-safe
+      const created = new PositionTable(heap, ptr, t.rows, t.dim, 'learned table');
+      scope.keep(ptr);
+      return created;
+    } finally {
+      scope.release();
+    }
   }
 
   function robertaPositionIds(inputIds: ArrayLike<number | bigint>, options: { paddingIdx: number; dims?: readonly number[] }): Float64Array {
@@ -95,7 +101,7 @@ export function learnedApi(heap: Heap): LearnedApi {
     if (inputIds === null || typeof inputIds !== 'object' || typeof inputIds.length !== 'number') {
       throw new PosEncError('INVALID_TYPE', `${fn}: inputIds must be an array of token ids, got ${args.describe(inputIds)}`);
     }
-    const n = inputIds.length;
+    const n = ArrayBuffer.isView(inputIds) ? args.attachedLength(fn, 'inputIds', inputIds) : inputIds.length;
     const dims = opts.dims === undefined ? [1, n] : args.shapeOf(fn, 'dims', opts.dims);
     const seq = dims[dims.length - 1]!;
     if (dims.length !== 2 || dims[0]! * seq !== n) {

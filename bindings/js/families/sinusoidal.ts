@@ -178,16 +178,18 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
     // the same values, a fraction of the memory, and addTo reads far less (posenc/sinusoidal.hpp).
     const anchoredFloats = SINUSOID_PRECISIONS[p.precision] === 'fast' ? call.anchoredTableFloats({ rows, dim: p.dim }) : -1;
     const anchored = anchoredFloats > 0 && anchoredFloats < rows * p.dim;
-    const ptr = heap.alloc((anchored ? anchoredFloats : rows * p.dim) * 4, 'the sinusoidal table');
+    const scope = new HeapScope(heap);
     try {
+      const ptr = scope.alloc((anchored ? anchoredFloats : rows * p.dim) * 4, 'the sinusoidal table');
       heap.check(anchored
         ? call.anchoredTableBuild({ storage: ptr, rows, dim: p.dim, base: p.base, layout: p.layout })
         : call.sinusoidalTable({ out: ptr, count: rows, ...p, offset: 0, ids: 0 }), fn);
-    } catch (error) {
-      heap.free(ptr);
-      throw error;
+      const table = new PositionTable(heap, ptr, rows, p.dim, 'sinusoidal table', anchored ? 'anchored' : 'rows');
+      scope.keep(ptr);
+      return table;
+    } finally {
+      scope.release();
     }
-    return new PositionTable(heap, ptr, rows, p.dim, 'sinusoidal table', anchored ? 'anchored' : 'rows');
   }
 
   return { table, addTo, frequencies, createTable };

@@ -4,6 +4,9 @@ import { PosEncError } from '../runtime/errors.js';
 
 export type Obj = Record<string, unknown>;
 
+/** The largest integer a config may give for a size or count: what a WebAssembly size can hold (2^31 - 1). */
+export const MAX_CONFIG_INTEGER = 2 ** 31 - 1;
+
 export function isObject(v: unknown): v is Obj {
   return v !== null && typeof v === 'object' && !Array.isArray(v) && !ArrayBuffer.isView(v);
 }
@@ -57,9 +60,13 @@ export class Fields {
     return v;
   }
 
+  /** An integer field (absent or null: undefined), at most {@link MAX_CONFIG_INTEGER}: a size or a count. */
   integer(key: string, kind: 'positive' | 'nonnegative' = 'positive'): number | undefined {
     const v = this.number(key, kind);
     if (v !== undefined && !Number.isInteger(v)) throw this.invalid(`${this.name(key)} must be an integer, got ${v}`);
+    if (v !== undefined && v > MAX_CONFIG_INTEGER) {
+      throw this.invalid(`${this.name(key)} is ${v}, more than any size posenc can address (at most ${MAX_CONFIG_INTEGER})`);
+    }
     return v;
   }
 
@@ -77,37 +84,42 @@ export class Fields {
     return v;
   }
 
+  /** The elements of list `key` (dense: a hole is an error naming it), each checked by `check`. */
+  #list<T>(key: string, check: (v: unknown, name: string) => T): T[] {
+    return args.listOf(this.fn, this.name(key), this.obj[key], check, { code: 'INVALID_CONFIG' });
+  }
+
   /** A list of numbers > 0 of the given length. */
   list(key: string, length: number, what: string): number[] {
     const v = this.obj[key];
     if (v === undefined || v === null) throw this.invalid(`${this.name(key)} is required ${what}`);
-    if (!Array.isArray(v)) throw this.invalid(`${this.name(key)} must be a list of numbers, got ${args.describe(v)}`);
-    v.forEach((x, i) => {
-      if (typeof x !== 'number' || !Number.isFinite(x) || !(x > 0)) {
-        throw this.invalid(`${this.name(key)}[${i}] must be a number > 0, got ${args.describe(x)}`);
-      }
+    const list = this.#list(key, (x, name) => {
+      if (typeof x !== 'number' || !Number.isFinite(x) || !(x > 0)) throw this.invalid(`${name} must be a number > 0, got ${args.describe(x)}`);
+      return x;
     });
-    if (v.length !== length) throw this.invalid(`${this.name(key)} must have rotary_dim/2 = ${length} entries, got ${v.length}`);
-    return v.slice() as number[];
+    if (list.length !== length) throw this.invalid(`${this.name(key)} must have rotary_dim/2 = ${length} entries, got ${list.length}`);
+    return list;
   }
 
-  /** A list of integers (each checked with `check`), or undefined when absent. */
+  /** A list of integers >= `min` (at most {@link MAX_CONFIG_INTEGER}), or undefined when absent. */
   integers(key: string, min: number): number[] | undefined {
     const v = this.obj[key];
     if (v === undefined || v === null) return undefined;
-    if (!Array.isArray(v) || v.some((x) => typeof x !== 'number' || !Number.isInteger(x) || x < min)) {
-      throw this.invalid(`${this.name(key)} must be a list of integers >= ${min}, got ${args.describe(v)}`);
-    }
-    return v.slice() as number[];
+    return this.#list(key, (x, name) => {
+      if (typeof x !== 'number' || !Number.isInteger(x) || x < min || x > MAX_CONFIG_INTEGER) {
+        throw this.invalid(`${name} must be an integer from ${min} to ${MAX_CONFIG_INTEGER}, got ${args.describe(x)}`);
+      }
+      return x;
+    });
   }
 
   /** A list of strings, or undefined when absent. */
   strings(key: string): string[] | undefined {
     const v = this.obj[key];
     if (v === undefined || v === null) return undefined;
-    if (!Array.isArray(v) || v.some((x) => typeof x !== 'string')) {
-      throw this.invalid(`${this.name(key)} must be a list of strings, got ${args.describe(v)}`);
-    }
-    return v.slice() as string[];
+    return this.#list(key, (x, name) => {
+      if (typeof x !== 'string') throw this.invalid(`${name} must be a string, got ${args.describe(x)}`);
+      return x;
+    });
   }
 }

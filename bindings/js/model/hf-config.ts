@@ -72,7 +72,7 @@ export function parseConfig(fn: string, config: unknown): Obj {
     }
   }
   if (!isObject(parsed)) throw new PosEncError('INVALID_TYPE', `${fn}: config must be a config.json object or its JSON text, got ${args.describe(parsed)}`);
-  return parsed;
+  return args.snapshot(fn, parsed, 'config') as Obj; // read once: getters run here, and every later read is of plain data
 }
 
 /** Builds the position plan of a Hugging Face config. */

@@ -112,12 +112,25 @@ function checkCachedPositions(fn: string, pos: { offset: number; ids: Float64Arr
   }
 }
 
+/** A cache of a layer without rotated pairs: it holds no rows (an 8-byte block, so that it disposes like the others). */
+function emptyCache(heap: Heap, layer: LayerPlan, rows: number): LayerRopeCache {
+  const scope = new HeapScope(heap);
+  try {
+    const ptr = scope.alloc(8, 'the layer cache');
+    const cache = new LayerRopeCache(heap, ptr, layer, rows, null);
+    scope.keep(ptr);
+    return cache;
+  } finally {
+    scope.release();
+  }
+}
+
 /** Builds the cache of `layer` (validated by the caller). */
 export function createLayerCache(heap: Heap, plan: ModelPlan, layer: LayerPlan, rows: number, seqLen: number | undefined,
   laneOrder: LaneOrder): LayerRopeCache {
   const fn = 'model.createCache';
   const rope = layer.rope;
-  if (!rope) return new LayerRopeCache(heap, heap.alloc(8, 'the layer cache'), layer, rows, null);
+  if (!rope) return emptyCache(heap, layer, rows);
   if (rope.form.kind === 'mrope' || rope.form.kind === '2d') {
     throw new PosEncError('INVALID_ARGUMENT', `${fn}: layer ${layer.index}'s ${rope.form.kind === 'mrope' ? 'M-RoPE' : '2-D RoPE'} ` +
       'reads positions along several axes, and a cache holds one row per position: use pe.model.apply');
@@ -132,27 +145,24 @@ export function createLayerCache(heap: Heap, plan: ModelPlan, layer: LayerPlan, 
       ...formArgs(rope, 0, laneOrder, scope), out,
     }), fn);
     const p = readRopeLayerPairsBlock(heap.f64(out, ropeLayerPairsBlockLength(capacity)), capacity);
-    if (p.pairs === 0) return new LayerRopeCache(heap, heap.alloc(8, 'the layer cache'), layer, rows, null);
+    if (p.pairs === 0) return emptyCache(heap, layer, rows);
     // Interleaved rows are kept expanded too ([c c], [-s s] per pair), as pe.rope's caches keep them.
     const expanded = PAIRINGS[p.pairing] === 'interleaved';
     const block = rows * p.pairs * 4;
     const bytes = (expanded ? 6 : 2) * block;
-    const base = heap.alloc(bytes, 'the layer cache');
+    const base = scope.alloc(bytes, 'the layer cache'); // freed with the scope unless kept below
     const table: Table = {
       cos: base, sin: base + block, cos2: expanded ? base + 2 * block : 0, sin2: expanded ? base + 4 * block : 0,
       pairs: p.pairs, pairing: p.pairing, halfSpan: p.halfSpan, deinterleave: p.deinterleave === 1, bytes,
     };
-    try {
-      heap.check(heap.call.ropeFillTable({
-        rotaryDim: 2 * p.pairs, invFreq: out + ropeLayerPairsBlockListStart('freq', capacity) * 8,
-        attentionFactor: p.attentionFactor, rows, cos: table.cos, sin: table.sin,
-      }), fn);
-    } catch (error) {
-      heap.free(base);
-      throw error;
-    }
+    heap.check(heap.call.ropeFillTable({
+      rotaryDim: 2 * p.pairs, invFreq: out + ropeLayerPairsBlockListStart('freq', capacity) * 8,
+      attentionFactor: p.attentionFactor, rows, cos: table.cos, sin: table.sin,
+    }), fn);
     if (expanded) heap.call.ropeExpandTable({ cos: table.cos, sin: table.sin, n: rows * p.pairs, cos2: table.cos2, sin2: table.sin2 });
-    return new LayerRopeCache(heap, base, layer, rows, table);
+    const cache = new LayerRopeCache(heap, base, layer, rows, table);
+    scope.keep(base);
+    return cache;
   } finally {
     scope.release();
   }

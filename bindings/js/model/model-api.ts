@@ -88,29 +88,25 @@ export interface ModelApi {
 }
 
 function layerOf(fn: string, plan: ModelPlan, layer: unknown): LayerPlan {
-  if (plan === null || typeof plan !== 'object' || !Array.isArray((plan as ModelPlan).layers)) {
+  // plan.layers read once, then the layer read once into a plain snapshot (args.ts).
+  const layers: unknown = plan !== null && typeof plan === 'object' ? (plan as ModelPlan).layers : undefined;
+  if (!Array.isArray(layers)) {
     throw new PosEncError('INVALID_TYPE', `${fn}: plan must be a plan from pe.model.fromConfig or fromGguf, got ${args.describe(plan)}`);
   }
   const index = args.integer(fn, 'layer', layer, 0);
-  const l = plan.layers[index];
-  if (!l) throw new PosEncError('OUT_OF_RANGE', `${fn}: layer ${index} is outside the model's ${plan.layers.length} layers`);
+  const l = args.snapshot(fn, layers[index], `plan.layers[${index}]`) as LayerPlan | undefined;
+  if (!l) throw new PosEncError('OUT_OF_RANGE', `${fn}: layer ${index} is outside the model's ${layers.length} layers`);
   return l;
 }
 
 function positionList(fn: string, positions: unknown): Float64Array {
-  if (!Array.isArray(positions) && !(ArrayBuffer.isView(positions) && !(positions instanceof DataView))) {
-    throw new PosEncError('INVALID_TYPE', `${fn}: positions must be an array of integers, got ${args.describe(positions)}`);
-  }
-  const list = positions as ArrayLike<unknown>;
-  const out = new Float64Array(list.length);
-  for (let i = 0; i < list.length; i++) {
-    const v = typeof list[i] === 'bigint' ? Number(list[i]) : list[i];
+  return Float64Array.from(args.listOf(fn, 'positions', positions, (element, name) => {
+    const v = typeof element === 'bigint' ? Number(element) : element;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
-      throw new PosEncError('INVALID_ARGUMENT', `${fn}: positions[${i}] must be an integer >= 0, got ${args.describe(list[i])}`);
+      throw new PosEncError('INVALID_ARGUMENT', `${fn}: ${name} must be an integer >= 0, got ${args.describe(element)}`);
     }
-    out[i] = v;
-  }
-  return out;
+    return v;
+  }, { typed: true }));
 }
 
 export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi): ModelApi {

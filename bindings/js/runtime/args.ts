@@ -2,10 +2,20 @@
 // Everything here throws PosEncError with a message that starts with the function name and names
 // the argument. Semantic checks that C++ also needs (rotaryDim parity, ids inside a table...) stay
 // in C++; this file checks what only JS can get wrong (types, integer-ness, shapes vs lengths).
-import { PosEncError, describe } from './errors.js';
+//
+// Read, then act. Caller code can run while a call reads its arguments (getters, Proxies); it must
+// not run once the call measures tensors, takes pointers or allocates. So `options()` reads an
+// options object once, into a private plain snapshot (every getter runs exactly once, first), and
+// `tensor()` reads a tensor's fields once; the rest of a call uses only those snapshots. HeapScope
+// (scope.ts) measures each typed array again at the moment it copies it, so a buffer that caller
+// code resized or detached anyway is an error there, never a short copy or a write past a block.
+import { PosEncError, callerError, describe } from './errors.js';
+import type { PosEncErrorCode } from './errors.js';
 
 export { describe };
+export { attachedLength, detached, typedLength } from './typed.js';
 import { MAX_ALLOCATION_BYTES } from './heap.js';
+import { attachedLength, byteOffsetOf, detached, typedLength } from './typed.js';
 import { isWasmTensor, placementOf } from './wasm-tensor.js';
 import type { WasmTensor } from './wasm-tensor.js';
 
@@ -63,13 +73,74 @@ export type PositionIdsInput =
 
 type Options = Record<string, unknown>;
 
-/** Validates an option object: a plain object whose keys are all in `known`. `undefined` values count as absent. */
+/** Whether `value` is a plain object (an object literal, `Object.create(null)`, or a Proxy of one). */
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A private copy of a plain-data argument (an options object, a config): every plain object and
+ * array in it is copied, reading each key and element exactly once (getters, Proxy traps); holes of
+ * sparse arrays stay holes, for the list readers to refuse. The top-level object's own keys are
+ * copied whatever its class; nested objects that are not plain (typed arrays, tensors, WasmTensors,
+ * functions) are kept as they are. An error thrown by caller code while reading is a
+ * PosEncError naming the key. `depth` bounds self-referencing structures. The copy is not frozen
+ * (freezing costs more than the rest of a small call's option handling): no caller code ever sees it.
+ */
+export function snapshot(fn: string, value: unknown, name = 'options', depth = 0): unknown {
+  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
+  if (depth > 64) throw new PosEncError('INVALID_ARGUMENT', `${fn}: ${name} is nested too deeply (a cycle?)`);
+  // One try for the whole object (this runs on every call): `at` names what was being read.
+  let at: string | number = '';
+  try {
+    if (Array.isArray(value)) {
+      const length = value.length;
+      const copy = new Array<unknown>(length);
+      for (let i = 0; i < length; i++) {
+        at = i;
+        if (!(i in value)) continue; // a hole stays a hole
+        const v: unknown = value[i];
+        copy[i] = v !== null && typeof v === 'object' ? snapshot(fn, v, `${name}[${i}]`, depth + 1) : v;
+      }
+      return copy;
+    }
+    if (depth > 0 && !isPlainObject(value)) return value;
+    const copy: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      at = key;
+      const v: unknown = (value as Record<string, unknown>)[key];
+      copy[key] = v !== null && typeof v === 'object' ? snapshot(fn, v, `${name}.${key}`, depth + 1) : v;
+    }
+    return copy;
+  } catch (error) {
+    throw callerError(fn, at === '' ? name : typeof at === 'number' ? `${name}[${at}]` : `${name}.${at}`, error);
+  }
+}
+
+/**
+ * Validates an option object (a plain object whose keys are all in `known`; `undefined` values
+ * count as absent) and returns its {@link snapshot}: the call reads its options from that, never
+ * from the caller's object, so caller code runs here and only here.
+ */
 export function options(fn: string, value: unknown, known: readonly string[], optional = false): Options {
   if (value === undefined && optional) return {};
   if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) {
     throw new PosEncError('INVALID_TYPE', `${fn}: options must be an object, got ${describe(value)}`);
   }
-  for (const key of Object.keys(value)) {
+  const given = value;
+  value = snapshot(fn, value);
+  if (!isPlainObject(given)) { // an instance of a class: its options may be getters of its prototype
+    for (const key of known) {
+      if (key in (value as object)) continue;
+      try {
+        if (key in given) (value as Options)[key] = snapshot(fn, (given as Options)[key], `options.${key}`, 1);
+      } catch (error) {
+        throw callerError(fn, `options.${key}`, error);
+      }
+    }
+  }
+  for (const key of Object.keys(value as object)) {
     if (!known.includes(key)) {
       const near = known.find((k) => k.toLowerCase() === key.toLowerCase());
       const camel = near ? undefined : camelCaseFor(key, known);
@@ -149,8 +220,38 @@ export function choice<T extends string>(fn: string, name: string, value: unknow
 }
 
 export function isFloat32Array(value: unknown): value is Float32Array {
-  // instanceof is the fast path; the tag check also accepts arrays from other realms (iframes, vm).
-  return value instanceof Float32Array || (ArrayBuffer.isView(value) && Object.prototype.toString.call(value) === '[object Float32Array]');
+  // isView refuses a Proxy of a Float32Array (which passes instanceof, and would run caller code and
+  // report any length while being copied); the tag check accepts arrays from other realms (iframes, vm).
+  return ArrayBuffer.isView(value) && (value instanceof Float32Array || Object.prototype.toString.call(value) === '[object Float32Array]');
+}
+
+/**
+ * The elements of a list from options or a config, each checked by `check(element, 'name[i]')`:
+ * the one reader of such lists. A plain array must be dense (a hole, as in `[2, , 2]`, is an error
+ * naming its index: never skipped, never read as undefined); a typed array is accepted when `typed`
+ * (DETACHED_BUFFER if its buffer is gone). `code` is the error code for a wrong container
+ * (INVALID_TYPE for options, INVALID_CONFIG for config files).
+ */
+export function listOf<T>(fn: string, name: string, value: unknown, check: (element: unknown, name: string) => T,
+  { typed = false, code = 'INVALID_TYPE' as PosEncErrorCode } = {}): T[] {
+  if (typed && ArrayBuffer.isView(value) && !(value instanceof DataView)) {
+    const n = attachedLength(fn, name, value);
+    const list = value as unknown as ArrayLike<unknown>;
+    const out = new Array<T>(n);
+    for (let i = 0; i < n; i++) out[i] = check(list[i], `${name}[${i}]`);
+    return out;
+  }
+  if (!Array.isArray(value)) {
+    throw new PosEncError(code, `${fn}: ${name} must be ${typed ? 'an array or a typed array' : 'a list'}, got ${describe(value)}`);
+  }
+  const out = new Array<T>(value.length);
+  for (let i = 0; i < value.length; i++) {
+    if (!(i in value)) {
+      throw new PosEncError(code === 'INVALID_TYPE' ? 'INVALID_ARGUMENT' : code, `${fn}: ${name}[${i}] is missing (a hole in a sparse array)`);
+    }
+    out[i] = check(value[i], `${name}[${i}]`);
+  }
+  return out;
 }
 
 /** A resolved tensor argument. */
@@ -161,6 +262,8 @@ export interface TensorArg {
   size: number;
   /** Set for a WasmTensor: heap.ts then uses it where it lives. */
   wasm?: { tensor: WasmTensor; fn: string; name: string } | undefined;
+  /** Set for other tensors: names for errors, and where `data` started in its buffer when read (scope.ts follows views of WebAssembly memory through growth). */
+  read?: { fn: string; name: string; byteOffset: number } | undefined;
 }
 
 /**
@@ -178,14 +281,24 @@ export function tensor(fn: string, name: string, value: unknown, dims: unknown, 
     data = value;
     shape = dims;
   } else if (value !== null && typeof value === 'object' && 'data' in value && 'dims' in value) {
-    const where = (value as { location?: unknown }).location; // onnxruntime-web: 'cpu', 'gpu-buffer', 'texture'...
-    if (typeof where === 'string' && where !== 'cpu' && where !== 'cpu-pinned') {
+    // Each field read once (a tensor class may compute them in getters), before anything is measured.
+    let where: unknown;
+    try {
+      where = (value as { location?: unknown }).location; // onnxruntime-web: 'cpu', 'gpu-buffer', 'texture'...
+    } catch (error) {
+      throw callerError(fn, `${name}.location`, error);
+    }
+    if (typeof where === 'string' && where !== 'cpu' && where !== 'cpu-pinned') { // before data, whose getter would throw
       throw new PosEncError('INVALID_TYPE', `${fn}: ${name} is not on the CPU (its location is '${where}'); ` +
         `download it first (await ${name}.getData()) and pass a float32 tensor of that data`);
     }
-    data = (value as TensorLike).data;
-    shape = (value as TensorLike).dims;
-    if (!isFloat32Array(data)) throw new PosEncError('INVALID_TYPE', notFloat32(fn, name, value as TensorLike));
+    try {
+      data = (value as TensorLike).data;
+      shape = snapshot(fn, (value as TensorLike).dims, `${name}.dims`, 1);
+    } catch (error) {
+      throw callerError(fn, name, error);
+    }
+    if (!isFloat32Array(data)) throw new PosEncError('INVALID_TYPE', notFloat32(fn, name, value as TensorLike, data));
     if (dims !== undefined && !sameDims(dims, shape)) {
       throw new PosEncError('SHAPE_MISMATCH', `${fn}: option '${dimsName}' [${String(dims)}] disagrees with ${name}.dims [${String(shape)}]`);
     }
@@ -202,10 +315,11 @@ export function tensor(fn: string, name: string, value: unknown, dims: unknown, 
     throw new PosEncError('SIZE_OVERFLOW', `${fn}: ${name} of dims [${resolved.join(', ')}] has ${size} elements, too many for WebAssembly memory`);
   }
   const array = data as Float32Array;
-  if (array.length !== size) {
-    throw new PosEncError('SHAPE_MISMATCH', `${fn}: ${name} has ${array.length} elements, but dims [${resolved.join(', ')}] need ${size}`);
+  const length = attachedLength(fn, isFloat32Array(value) ? name : `${name}.data`, array);
+  if (length !== size) {
+    throw new PosEncError('SHAPE_MISMATCH', `${fn}: ${name} has ${length} elements, but dims [${resolved.join(', ')}] need ${size}`);
   }
-  return { data: array, dims: resolved, size };
+  return { data: array, dims: resolved, size, read: { fn, name, byteOffset: byteOffsetOf.call(array) } };
 }
 
 /** Whether `value` looks like a TensorFlow.js tensor (shape, dtype and dataSync; no dims). */
@@ -215,9 +329,13 @@ export function isTfjsTensor(value: unknown): value is { shape: number[]; dtype:
 }
 
 /** The INVALID_TYPE message for a tensor whose data is not float32: what it is and how to convert it. */
-function notFloat32(fn: string, name: string, value: TensorLike): string {
-  const data = value.data;
-  const type = typeof value.type === 'string' ? value.type : undefined;
+function notFloat32(fn: string, name: string, value: TensorLike, data: unknown): string {
+  let type: string | undefined;
+  try {
+    type = typeof value.type === 'string' ? value.type : undefined;
+  } catch (error) {
+    throw callerError(fn, `${name}.type`, error);
+  }
   const tag = Object.prototype.toString.call(data);
   const half = type === 'float16' || tag === '[object Float16Array]';
   const float = half || type === 'float64' || tag === '[object Float64Array]' || (type === undefined && Array.isArray(data));
@@ -254,12 +372,14 @@ export function shapeOf(fn: string, name: string, value: unknown): number[] {
   if (!Array.isArray(value) && !ArrayBuffer.isView(value)) {
     throw new PosEncError('INVALID_TYPE', `${fn}: ${name} must be an array of sizes, got ${describe(value)}`);
   }
-  const source = value as ArrayLike<number>;
-  const dims = new Array<number>(source.length);
+  const source = value as ArrayLike<unknown>;
+  const length = Array.isArray(value) ? value.length : attachedLength(fn, name, value as ArrayBufferView);
+  const dims = new Array<number>(length);
   let product = 1;
-  for (let i = 0; i < source.length; i++) { // a plain loop: this runs on every call of every function
-    const d = Number(source[i]);
-    if (!(Number.isInteger(d) && d >= 1 && d <= 2 ** 31 - 1)) integer(fn, `${name}[${i}]`, d, 1); // throws
+  for (let i = 0; i < length; i++) { // a plain loop: this runs on every call of every function
+    const v = source[i]; // numbers (or the bigints of an int64 shape): no valueOf, no caller code
+    const d = typeof v === 'bigint' ? Number(v) : v as number;
+    if (!(typeof d === 'number' && Number.isInteger(d) && d >= 1 && d <= 2 ** 31 - 1)) integer(fn, `${name}[${i}]`, d, 1); // throws
     dims[i] = d;
     product *= d;
   }
@@ -294,12 +414,15 @@ export function positionIds(fn: string, value: unknown, batch: number, seq: numb
   let ids: Float64Array;
   if (Array.isArray(data)) {
     ids = new Float64Array(data.length);
-    data.forEach((v, i) => {
+    for (let i = 0; i < data.length; i++) { // not forEach, which skips the holes of [1, , 3]
+      const v: unknown = data[i];
       if (typeof v !== 'number') {
-        throw new PosEncError('INVALID_TYPE', `${fn}: ${name}[${i}] must be a number, got ${describe(v)}`);
+        throw new PosEncError('INVALID_TYPE', `${fn}: ${name}[${i}] must be a number, got ${i in data ? describe(v) : 'a hole (a sparse array)'}`);
       }
       ids[i] = v;
-    });
+    }
+  } else if (ArrayBuffer.isView(data) && typedLength(data) < 0) {
+    throw detached(fn, name);
   } else if (data instanceof BigInt64Array || Object.prototype.toString.call(data) === '[object BigInt64Array]') {
     const big = data as BigInt64Array;
     ids = new Float64Array(big.length);
@@ -311,7 +434,7 @@ export function positionIds(fn: string, value: unknown, batch: number, seq: numb
       ids[i] = Number(v);
     }
   } else if (ArrayBuffer.isView(data) && !(data instanceof DataView) && !(data instanceof BigUint64Array)) {
-    ids = Float64Array.from(data as unknown as ArrayLike<number>);
+    ids = new Float64Array(data as unknown as ArrayLike<number>); // the engine's copy: no iterator, no caller code
   } else {
     throw new PosEncError('INVALID_TYPE', `${fn}: ${name} must be an array of numbers or a typed array, got ${describe(value)}`);
   }

@@ -20,6 +20,7 @@ import { STATUS_ERROR_CODES } from '../generated/boundary.js';
  * | `NOT_A_FILE` | the CLI: an input path that is a directory, device, socket or pipe |
  * | `FILE_UNREADABLE` | the CLI: an input file that exists but cannot be read (permission denied, I/O error) |
  * | `DISPOSED` | a reusable object was used after `dispose()` |
+ * | `DETACHED_BUFFER` | a typed array whose buffer was detached (transferred, or a view of WebAssembly memory that has since grown) or shrunk below the array's end |
  * | `UNSUPPORTED` | the JavaScript engine lacks WebAssembly SIMD |
  * | `LOAD_FAILED` | `posenc.wasm` could not be fetched, read or compiled (the message names the URL or path tried and the fix) |
  * | `INTERNAL` | a bug in posenc; please report it |
@@ -39,6 +40,7 @@ export type PosEncErrorCode =
   | 'NOT_A_FILE'
   | 'FILE_UNREADABLE'
   | 'DISPOSED'
+  | 'DETACHED_BUFFER'
   | 'UNSUPPORTED'
   | 'LOAD_FAILED'
   | 'INTERNAL';
@@ -67,6 +69,31 @@ const STATUS_CODES: readonly (PosEncErrorCode | null)[] = STATUS_ERROR_CODES;
 export function statusError(status: number, message: string): PosEncError {
   const code = STATUS_CODES[status] ?? 'INTERNAL';
   return new PosEncError(code, message);
+}
+
+/** An error thrown by caller code (a getter, a Proxy trap) while `fn` read `name`, as a PosEncError (INVALID_ARGUMENT, the original as `cause`). */
+export function callerError(fn: string, name: string, error: unknown): PosEncError {
+  if (error instanceof PosEncError) return error;
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : describe(error);
+  return new PosEncError('INVALID_ARGUMENT', `${fn}: reading ${name} threw ${what}`, { cause: error });
+}
+
+/**
+ * The PosEncError for an error that escaped a public function `fn` (the last line of defence of
+ * posenc.ts's `guarded`: every specific check comes first). A PosEncError passes through; an engine
+ * error about a detached or out-of-bounds buffer is DETACHED_BUFFER; a failed JS allocation is
+ * OUT_OF_MEMORY; anything else is INTERNAL (a bug in posenc), the original kept as `cause`.
+ */
+export function hostError(fn: string, error: unknown): PosEncError {
+  if (error instanceof PosEncError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof TypeError && /detached|out of bounds/i.test(message)) {
+    return new PosEncError('DETACHED_BUFFER', `${fn}: an argument's buffer was detached or shrunk during the call (${message})`, { cause: error });
+  }
+  if (error instanceof RangeError && /allocation failed|invalid array length|invalid typed array length/i.test(message)) {
+    return new PosEncError('OUT_OF_MEMORY', `${fn}: out of memory (${message})`, { cause: error });
+  }
+  return new PosEncError('INTERNAL', `${fn}: unexpected ${error instanceof Error ? error.name : 'error'}: ${message} (a bug in posenc; please report it)`, { cause: error });
 }
 
 /** A short description of a value for error messages. */

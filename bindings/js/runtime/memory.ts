@@ -3,6 +3,8 @@ import * as args from './args.js';
 import { PosEncError } from './errors.js';
 import { MAX_ALLOCATION_BYTES } from './heap.js';
 import type { Heap } from './heap.js';
+import { HeapScope } from './scope.js';
+import { float32Values, typedSet } from './typed.js';
 import { WasmTensor } from './wasm-tensor.js';
 
 export { WasmTensor } from './wasm-tensor.js';
@@ -28,22 +30,24 @@ export interface MemoryApi {
 export function memoryApi(heap: Heap): MemoryApi {
   function tensor(dims: readonly number[], values?: ArrayLike<number>): WasmTensor {
     const fn = 'memory.tensor';
-    const shape = args.shapeOf(fn, 'dims', dims);
+    const shape = args.shapeOf(fn, 'dims', args.snapshot(fn, dims, 'dims', 1));
     const size = shape.reduce((a, b) => a * b, 1);
-    if (values !== undefined && (values === null || typeof values !== 'object' || typeof values.length !== 'number')) {
-      throw new PosEncError('INVALID_TYPE', `${fn}: values must be an array or typed array of numbers, got ${args.describe(values)}`);
-    }
-    if (values !== undefined && values.length !== size) {
-      throw new PosEncError('SHAPE_MISMATCH', `${fn}: values has ${values.length} elements, but dims [${shape.join(', ')}] need ${size}`);
-    }
     if (size * 4 > MAX_ALLOCATION_BYTES) {
       throw new PosEncError('SIZE_OVERFLOW', `${fn}: dims [${shape.join(', ')}] need ${size * 4} bytes, more than WebAssembly memory can hold (2 GiB)`);
     }
-    const ptr = heap.alloc(size * 4, `${fn}: a tensor of dims [${shape.join(', ')}]`);
-    const t = new WasmTensor(heap, ptr, shape);
-    if (values === undefined) t.view().fill(0);
-    else t.view().set(values);
-    return t;
+    // Every value is read and checked before the block exists: nothing after the allocation can throw.
+    const copy = values === undefined ? undefined : float32Values(fn, values, size, shape, heap.raw.HEAPU8.buffer);
+    const scope = new HeapScope(heap);
+    try {
+      const ptr = scope.alloc(size * 4, `${fn}: a tensor of dims [${shape.join(', ')}]`);
+      if (copy === undefined) heap.f32(ptr, size).fill(0);
+      else typedSet.call(heap.f32(ptr, size), copy);
+      const t = new WasmTensor(heap, ptr, shape); // last: the tensor owns the block from here on
+      scope.keep(ptr);
+      return t;
+    } finally {
+      scope.release(); // frees the block if anything above threw
+    }
   }
   return {
     tensor,

@@ -1,6 +1,10 @@
 // HeapScope: the allocations of one API call, freed together in `finally`, and the one place that
 // decides how a tensor argument reaches the heap (copied in, or used where a WasmTensor lives).
+// A scope is the act phase of a call: its arguments were read before (args.ts). Each typed array
+// is measured again at the moment it is copied, with nothing in between that can run caller code,
+// so a block is never shorter than what the kernel is told, whatever happened to the array.
 import { PosEncError, describe } from './errors.js';
+import { attachedLength, bufferOf, byteOffsetOf, typedSet } from './typed.js';
 import { MAX_ALLOCATION_BYTES } from './heap.js';
 import type { Heap } from './heap.js';
 import type { Ptr } from './raw-module.js';
@@ -9,17 +13,46 @@ import type { WasmTensor } from './wasm-tensor.js';
 
 /** A tensor argument resolved by args.tensor(): its float32 data and element count. */
 interface TensorData {
-  data: Float32Array;
+  readonly data: Float32Array;
   size: number;
   /** Set when the argument is a WasmTensor: the tensor, and the function and argument names for errors. */
   wasm?: { tensor: WasmTensor; fn: string; name: string } | undefined;
+  /** Set for other tensors: the function and argument names for errors, and where `data` started in its buffer when read. */
+  read?: { fn: string; name: string; byteOffset: number } | undefined;
 }
 
 /** Allocations for one API call, released together by `release()` (call it in `finally`). */
 export class HeapScope {
   private readonly ptrs: Ptr[] = [];
+  /**
+   * WebAssembly memory's buffer when the call began: a caller's Float32Array on it is a view of
+   * WebAssembly memory (`WasmTensor.view()`), which the scope's own allocations may detach by
+   * growing the memory. Such views are followed to the same bytes of the grown memory.
+   */
+  readonly #startBuffer: ArrayBufferLike;
 
-  constructor(readonly heap: Heap) {}
+  constructor(readonly heap: Heap) {
+    this.#startBuffer = heap.raw.HEAPU8.buffer;
+  }
+
+  /**
+   * The current view of a caller's Float32Array of `size` elements starting at `byteOffset` (as
+   * read with the arguments): itself, or, for a view of WebAssembly memory that growth detached
+   * since the call began, a view of the same bytes in the grown memory. Measured here, with no
+   * caller code before the copy that follows: DETACHED_BUFFER or SHAPE_MISMATCH if it has changed.
+   */
+  current(array: Float32Array, byteOffset: number, size: number, fn: string, name: string): Float32Array {
+    let view = array;
+    if (bufferOf.call(array) === this.#startBuffer && this.heap.raw.HEAPU8.buffer !== this.#startBuffer) {
+      view = new Float32Array(this.heap.raw.HEAPU8.buffer, byteOffset, size);
+    }
+    const length = attachedLength(fn, name, view);
+    if (length !== size) {
+      throw new PosEncError('SHAPE_MISMATCH', `${fn}: ${name} has ${length} elements now, but ${size} when the call read it ` +
+        '(its buffer was resized during the call)');
+    }
+    return view;
+  }
 
   alloc(bytes: number, what: string): Ptr {
     const ptr = this.heap.alloc(bytes, what);
@@ -27,11 +60,22 @@ export class HeapScope {
     return ptr;
   }
 
-  /** Copies a Float32Array into a new heap block. */
-  f32In(src: Float32Array, what: string): Ptr {
-    const ptr = this.alloc(src.length * 4, what);
-    this.heap.raw.HEAPF32.set(src, ptr >>> 2); // the glue's view, fresh after any growth
+  /**
+   * Copies a tensor argument's data into a new block of `t.size` floats (the size the call read,
+   * never the array's length now: see {@link HeapScope.current}).
+   */
+  #copyIn(t: TensorData, what: string): Ptr {
+    const ptr = this.alloc(t.size * 4, what); // may grow memory, detaching views of it
+    typedSet.call(this.heap.raw.HEAPF32, this.#data(t), ptr >>> 2); // the glue's view, fresh after any growth
     return ptr;
+  }
+
+  /** A plain tensor argument's data as it is now (a view of WebAssembly memory followed through growth), measured. */
+  #data(t: TensorData): Float32Array {
+    const read = t.read ?? { fn: 'posenc', name: 'a tensor', byteOffset: byteOffsetOf.call(t.data) };
+    const view = this.current(t.data, read.byteOffset, t.size, read.fn, read.name);
+    if (view !== t.data) (t as { data: Float32Array }).data = view; // the call returns the live view
+    return view;
   }
 
   /**
@@ -42,13 +86,13 @@ export class HeapScope {
    */
   tensorIn(t: TensorData, what: string): Ptr {
     if (t.wasm !== undefined) return this.#resident(t.wasm);
-    return this.f32In(t.data, what);
+    return this.#copyIn(t, what);
   }
 
   /** Makes the tensor's data reflect what the call wrote at `ptr` (the pointer tensorIn gave). */
   tensorOut(t: TensorData, ptr: Ptr): void {
     if (t.wasm !== undefined) return; // written in place
-    t.data.set(this.heap.raw.HEAPF32.subarray(ptr >>> 2, (ptr >>> 2) + t.size));
+    typedSet.call(this.#data(t), this.heap.raw.HEAPF32.subarray(ptr >>> 2, (ptr >>> 2) + t.size));
   }
 
   /**
@@ -56,7 +100,7 @@ export class HeapScope {
    * tensor (for operations that return a new tensor), whatever kind of tensor it is.
    */
   tensorCopy(t: TensorData, what: string): Ptr {
-    if (t.wasm === undefined) return this.f32In(t.data, what);
+    if (t.wasm === undefined) return this.#copyIn(t, what);
     const src = this.#resident(t.wasm);
     const ptr = this.alloc(t.size * 4, what);
     this.heap.raw.HEAPU8.copyWithin(ptr, src, src + t.size * 4); // after the allocation: growth-safe
@@ -97,21 +141,24 @@ export class HeapScope {
       return { data: out.view(), dims };
     } else if (ArrayBuffer.isView(out) && Object.prototype.toString.call(out) === '[object Float32Array]') {
       target = out as Float32Array;
-      if (target.length !== size) throw mismatch(`has ${target.length} elements`);
+      const length = attachedLength(fn, 'out', target);
+      if (length !== size) throw mismatch(`has ${length} elements`);
     } else {
       throw new PosEncError('INVALID_TYPE', `${fn}: out must be a Float32Array or a WasmTensor (pe.memory.tensor), got ${describe(out)}`);
     }
     const pieces = piecesOf(dims, rows);
+    const byteOffset = byteOffsetOf.call(target);
     const ptr = this.alloc(pieces.rows * pieces.inner * pieces.outer * 4, what);
     // The last piece first: a kernel error that depends on the positions (the far end of the range)
     // then comes before anything is written into the caller's array.
     for (const [start, count] of pieces.order) {
       compute(ptr, start, count);
       const heap = this.heap.raw.HEAPF32; // the glue's view, fresh after any growth
+      target = this.current(target, byteOffset, size, fn, 'out'); // an `out` on WebAssembly memory: followed through growth
       const block = count * pieces.inner;
       for (let o = 0; o < pieces.outer; o++) {
         const from = (ptr >>> 2) + o * block;
-        target.set(heap.subarray(from, from + block), (o * pieces.total + start) * pieces.inner);
+        typedSet.call(target, heap.subarray(from, from + block), (o * pieces.total + start) * pieces.inner);
       }
     }
     return { data: target, dims };
@@ -120,9 +167,19 @@ export class HeapScope {
   /** Copies a Float64Array into a new heap block; 0 for `undefined`. */
   f64In(src: Float64Array | undefined, what: string): Ptr {
     if (src === undefined) return 0;
-    const ptr = this.alloc(src.length * 8, what);
+    const ptr = this.alloc(src.length * 8, what); // src is posenc's own array: nothing can have resized it
     this.heap.f64(ptr, src.length).set(src);
     return ptr;
+  }
+
+  /**
+   * Hands the block at `ptr` (from this scope) to an object that outlives the call (a cache, a table,
+   * a WasmTensor): release() then leaves it. Call it last, once the object exists: every block of a
+   * call that throws before, however it throws, is freed with the others.
+   */
+  keep(ptr: Ptr): void {
+    const at = this.ptrs.lastIndexOf(ptr);
+    if (at >= 0) this.ptrs.splice(at, 1);
   }
 
   release(): void {

@@ -7,7 +7,7 @@
 // buffer. So a WasmTensor never hands out a long-lived view: view() (and the `data` getter)
 // re-derive it from the current buffer whenever the memory has grown.
 import { HeapObject } from './disposable.js';
-import { PosEncError } from './errors.js';
+import { float32Values, typedSet } from './typed.js';
 import type { Heap } from './heap.js';
 import type { Ptr } from './raw-module.js';
 
@@ -61,13 +61,8 @@ export class WasmTensor extends HeapObject {
   set(values: ArrayLike<number>): this {
     const fn = 'WasmTensor.set';
     this.live(fn);
-    if (values === null || typeof values !== 'object' || typeof values.length !== 'number') {
-      throw new PosEncError('INVALID_TYPE', `${fn}: values must be an array or typed array of numbers`);
-    }
-    if (values.length !== this.size) {
-      throw new PosEncError('SHAPE_MISMATCH', `${fn}: values has ${values.length} elements, but dims [${this.dims.join(', ')}] need ${this.size}`);
-    }
-    this.view().set(values);
+    const copy = float32Values(fn, values, this.size, this.dims, this.heap.raw.HEAPU8.buffer);
+    typedSet.call(this.view(), copy);
     return this;
   }
 

@@ -111,14 +111,15 @@ function ropeFindings(plan: ModelPlan, rope: LayerRope, c: Obj, prefix: string, 
 export function configFn(model: ModelApi) {
   return function config(configInput: object | string, options?: ModelConfigOptions): DoctorConfigReport {
     const fn = 'doctor.config';
+    const config = parseConfig(fn, configInput); // read once: the plan and the checks below read this snapshot
     let plan: ModelPlan;
     try {
-      plan = model.fromConfig(configInput, options);
+      plan = model.fromConfig(config, options);
     } catch (error) { // the caller called doctor.config: its messages start with that name
       if (!(error instanceof PosEncError) || !error.message.startsWith('model.fromConfig: ')) throw error;
       throw new PosEncError(error.code, `${fn}: ${error.message.slice('model.fromConfig: '.length)}`, { cause: error });
     }
-    const { obj: c, prefix } = languagePart(parseConfig(fn, configInput));
+    const { obj: c, prefix } = languagePart(config);
     const findings: DoctorFinding[] = plan.notes.map((text) => ({ key: keyOfNote(text), text }));
     const has = (k: string) => c[k] !== undefined && c[k] !== null;
     if (isObject(c.rope_parameters) && isObject(c.rope_scaling)) {

@@ -158,11 +158,8 @@ export function ropeFormsApi(heap: Heap) {
     const { qh } = t;
     const spec = resolveSpec(fn, opts, qh.headDim);
     const seqLen = seqLenOf(fn, opts.seqLen);
-    const sectionsIn = args.required(fn, opts, 'mropeSection');
-    if (!Array.isArray(sectionsIn) && !ArrayBuffer.isView(sectionsIn)) {
-      throw new PosEncError('INVALID_TYPE', `${fn}: mropeSection must be an array of pair counts, got ${args.describe(sectionsIn)}`);
-    }
-    const sections = Float64Array.from(sectionsIn as ArrayLike<unknown>, (v, i) => args.integer(fn, `mropeSection[${i}]`, v, 0));
+    const sections = Float64Array.from(args.listOf(fn, 'mropeSection', args.required(fn, opts, 'mropeSection'),
+      (v, name) => args.integer(fn, name, v, 0), { typed: true }));
     if (sections.length === 0) throw new PosEncError('INVALID_ARGUMENT', `${fn}: mropeSection must hold at least one section`);
     const interleaved = opts.mropeInterleaved ?? false;
     if (typeof interleaved !== 'boolean') {

@@ -95,8 +95,9 @@ export function permuteWeights<T extends WeightData>(weight: T | WeightTensor<T>
   const values = data as T;
   const rows = dims[0]!;
   const cols = dims.length === 2 ? dims[1]! : 1;
-  if (values.length !== rows * cols) {
-    throw new PosEncError('SHAPE_MISMATCH', `${fn}: weight has ${values.length} elements, but dims [${dims.join(', ')}] need ${rows * cols}`);
+  const length = args.attachedLength(fn, 'weight', values);
+  if (length !== rows * cols) {
+    throw new PosEncError('SHAPE_MISMATCH', `${fn}: weight has ${length} elements, but dims [${dims.join(', ')}] need ${rows * cols}`);
   }
   const numHeads = givenHeads;
   const headDim = givenHeadDim ?? rows / numHeads;

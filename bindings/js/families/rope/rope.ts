@@ -245,20 +245,17 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
       const expanded = PAIRINGS[spec.pairing] === 'interleaved';
       const block = rows * pairs * 4;
       const bytes = (expanded ? 6 : 2) * block;
-      const table = heap.alloc(bytes, 'the cos/sin cache');
+      const table = scope.alloc(bytes, 'the cos/sin cache'); // freed with the scope unless kept below
       const cos = table;
       const sin = table + block;
       const cos2 = expanded ? table + 2 * block : 0;
       const sin2 = expanded ? table + 4 * block : 0;
-      try {
-        heap.check(call.ropeFillTable({ rotaryDim: spec.rotaryDim, invFreq: freq.invFreq, attentionFactor: freq.attentionFactor, rows, cos, sin }), fn);
-      } catch (error) {
-        heap.free(table);
-        throw error;
-      }
+      heap.check(call.ropeFillTable({ rotaryDim: spec.rotaryDim, invFreq: freq.invFreq, attentionFactor: freq.attentionFactor, rows, cos, sin }), fn);
       if (expanded) call.ropeExpandTable({ cos, sin, n: rows * pairs, cos2, sin2 });
       const invFreq = heap.f64(freq.invFreq, pairs).slice();
-      return new RopeCache(heap, { table, cos, sin, cos2, sin2, rows, pairs, rotaryDim: spec.rotaryDim, headDim, pairing: spec.pairing, invFreq });
+      const cache = new RopeCache(heap, { table, cos, sin, cos2, sin2, rows, pairs, rotaryDim: spec.rotaryDim, headDim, pairing: spec.pairing, invFreq });
+      scope.keep(table);
+      return cache;
     } finally {
       scope.release();
     }

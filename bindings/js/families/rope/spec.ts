@@ -194,13 +194,7 @@ export interface ResolvedSpec {
 }
 
 function factorList(fn: string, name: string, value: unknown): Float64Array {
-  if (!Array.isArray(value) && !(ArrayBuffer.isView(value) && !(value instanceof DataView) && !(value instanceof BigInt64Array) && !(value instanceof BigUint64Array))) {
-    throw new PosEncError('INVALID_TYPE', `${fn}: ${name} must be an array of numbers, got ${args.describe(value)}`);
-  }
-  const list = value as ArrayLike<unknown>;
-  const out = new Float64Array(list.length);
-  for (let i = 0; i < list.length; i++) out[i] = args.finite(fn, `${name}[${i}]`, list[i]);
-  return out;
+  return Float64Array.from(args.listOf(fn, name, value, (v, at) => args.finite(fn, at, v), { typed: true }));
 }
 
 /** Validates `scaling` and packs it for C++. */

@@ -123,7 +123,9 @@ function report(fc, target, { seed, path, result }) {
   const error = result.errorInstance;
   const message = error instanceof Error ? error.message : String(error);
   const counterexample = fc.stringify(result.counterexample);
-  const replay = `npm run fuzz -- --replay ${target.name}:${seed}:${path}`;
+  // The generators depend on which known-defect classes are included (tests/fuzz/known-defects.mjs).
+  const env = process.env.POSENC_FUZZ_ALL === '1' ? 'POSENC_FUZZ_ALL=1 ' : '';
+  const replay = `${env}npm run fuzz -- --replay ${target.name}:${seed}:${path}`;
   console.log(`    ${message.split('\n')[0]}\n    counterexample: ${counterexample.slice(0, 600)}\n    replay: ${replay}`);
   if (error?.cause?.stack) console.log(`    cause: ${error.cause.stack.split('\n').slice(0, 4).join('\n      ')}`);
   mkdirSync(FINDINGS, { recursive: true });

@@ -55,10 +55,11 @@ function valueFor(flag) {
 /** One token list for `command`: some of its flags (required ones usually) in order, and rarely junk. */
 function argvFor(command) {
   const flagArgs = command.flags.map((flag) => fc.option(flag.kind === 'switch'
-    ? fc.constantFrom([`--${flag.name}`], [`--${flag.name}`], [`--no-${flag.name}`], [`--${flag.name}=1`])
+    ? fc.oneof({ weight: 6, arbitrary: fc.constantFrom([`--${flag.name}`], [`--no-${flag.name}`]) }, { weight: 1, arbitrary: fc.constant([`--${flag.name}=1`]) })
     : fc.tuple(valueFor(flag), fc.nat(7)).map(([v, eq]) => (eq === 0 ? [`--${flag.name}=${v}`] : [`--${flag.name}`, v])),
   { freq: flag.required ? 12 : 2 }));
-  const junk = fc.option(fc.constantFrom('--unknown', '-x', '--rotary-dim', 'extra', '--no-json', '-4'), { freq: 16 });
+  const junk = fc.oneof({ weight: 15, arbitrary: fc.constant(null) },
+    { weight: 1, arbitrary: fc.constantFrom('--unknown', '-x', '--rotary-dim', 'extra', '--no-json', '-4') });
   const positional = command.positional ? fc.option(fc.constantFrom(...INPUT_PATHS), { freq: 8 }) : fc.constant(null);
   return fc.tuple(fc.tuple(...flagArgs), junk, positional).map(([flags, extra, pos]) => [
     ...(pos === null ? [] : [pos]), ...flags.filter(Boolean).flat(), ...(extra === null ? [] : [extra])]);

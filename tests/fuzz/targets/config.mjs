@@ -64,7 +64,8 @@ export const target = {
       return;
     }
     const r = contained('rope.fromConfig', () => pe.rope.fromConfig(config));
-    if (!r.ok || r.value.mropeSection) return;
+    // A config may ask for a huge head (hidden_size 2^31): its frequencies would take gigabytes, legitimately.
+    if (!r.ok || r.value.mropeSection || !(r.value.rotaryDim <= 65536)) return;
     const f = contained('rope.frequencies(fromConfig)', () => pe.rope.frequencies(r.value));
     // Finite derived quantities (issue 15 item 4): checked once INCLUDE.extremeParameters is on.
     if (INCLUDE.extremeParameters && f.ok && !(allFinite(f.value.invFreq) && Number.isFinite(f.value.attentionFactor))) {

@@ -24,7 +24,7 @@ const hostileValue = fc.oneof(
     ['throwing proxy', () => new Proxy({}, { get() { throw new CallerError('proxy get'); }, ownKeys() { throw new CallerError('proxy keys'); } })],
     ['Float32Array(0)', () => new Float32Array(0)], ['Float64Array [1,2]', () => new Float64Array([1, 2])], ['Int32Array [1,2,3]', () => new Int32Array([1, 2, 3])],
     ['array of strings', () => ['a', 'b']], ['huge array-like', () => ({ length: 2 ** 32 })], ['negative array-like', () => ({ length: -1 })],
-    ...(INCLUDE.configHoles ? [['array with a hole', () => [1, , 2]]] : []), // eslint-disable-line no-sparse-arrays
+    ...(INCLUDE.configHoles ? [['array with a hole', () => [1, , 2]]] : []), // a sparse array: index 1 is a hole
     ...(INCLUDE.detachedBuffers ? [['detached Float64Array', () => detached(Float64Array, 3)], ['detached Float32Array', () => detached(Float32Array, 8)]] : []),
   ).map(([kind, make]) => ({ kind, make })) },
 );
@@ -140,5 +140,4 @@ export const target = {
       throw new InvariantError(`${name} with ${changes.join(', ')}: accepted, but gave NaN or +Infinity`);
     }
   },
-  describe: (input, { cases }) => `${cases[input[0]][0]}`,
 };

@@ -17,7 +17,7 @@ import { buildFuzzNative } from './lib/builds.mjs';
 import { ROOT } from './lib/run.mjs';
 
 const QUICK_SEED = 20261201;
-const QUICK_RUNS = 300;
+const QUICK_RUNS = 2000;
 const FINDINGS = join(ROOT, 'build', 'fuzz', 'findings');
 
 let opts;

@@ -118,7 +118,7 @@ function badNumbers(value) {
 
 export const target = {
   name: 'api',
-  quickRuns: 600,
+  quickRuns: 5000,
   setup(pe) {
     return { cases: apiCases(pe) };
   },

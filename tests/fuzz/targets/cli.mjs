@@ -69,7 +69,7 @@ const silent = new Writable({ write(_chunk, _enc, done) { done(); } });
 
 export const target = {
   name: 'cli',
-  quickRuns: 150,
+  quickRuns: 300,
   async: true,
   arbitrary: fc.constantFrom(...COMMANDS).chain((command) => argvFor(command).map((argv) => ({ command: command.name, argv }))),
   async check(pe, { command: name, argv }) {

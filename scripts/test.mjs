@@ -1,10 +1,10 @@
 // npm test: set up what is missing, build, then run every suite. `npm test -- <suite> ...` runs
-// only the named suites: native, wasm, js, types, package, e2e, setup.
+// only the named suites: native, sanitize, wasm, js, fuzz, types, package, e2e, setup.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-import { buildNative, buildPackage, buildWasm } from './lib/builds.mjs';
+import { buildNative, buildPackage, buildSanitize, buildWasm } from './lib/builds.mjs';
 import { ROOT, run } from './lib/run.mjs';
 import { ensureSetup } from './lib/setup.mjs';
 
@@ -16,16 +16,29 @@ function testFiles(dir) {
   return files;
 }
 
+// Reports go to stderr and end the run with a failing status; stack-use-after-return is checked too.
+const SANITIZER_ENV = {
+  ASAN_OPTIONS: 'detect_stack_use_after_return=1:detect_leaks=1:abort_on_error=0:halt_on_error=1',
+  UBSAN_OPTIONS: 'print_stacktrace=1:halt_on_error=1',
+};
+
 const SUITES = {
   native: () => {
     buildNative();
     run(join(ROOT, 'build/native/posenc_tests'), ['--use-colour', 'no'], { timeoutMs: TIMEOUT });
+  },
+  // The same Catch2 suite under AddressSanitizer + UndefinedBehaviorSanitizer (clang, build/sanitize).
+  sanitize: () => {
+    buildSanitize();
+    run(join(ROOT, 'build/sanitize/posenc_tests'), ['--use-colour', 'no'], { timeoutMs: TIMEOUT, env: SANITIZER_ENV });
   },
   wasm: () => {
     buildWasm({ tests: true });
     run(node, ['--no-experimental-fetch', 'build/wasm/posenc_tests.js', '--use-colour', 'no'], { timeoutMs: TIMEOUT });
   },
   js: () => run(node, ['--test', '--test-reporter=spec', ...testFiles('tests/js')], { timeoutMs: TIMEOUT }),
+  // The fuzzers' short deterministic run (fixed seed, bounded runs): every parser and public call.
+  fuzz: () => run(node, ['scripts/fuzz.mjs'], { timeoutMs: TIMEOUT }),
   types: () => {
     run(node, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tests/types/tsconfig.json'], { timeoutMs: TIMEOUT });
     // the lesson page's JavaScript, checked against the built package's typings (web/tsconfig.json)
@@ -53,7 +66,7 @@ if (unknown.length) {
 const suites = requested.length ? requested : Object.keys(SUITES);
 
 ensureSetup('test');
-if (suites.some((s) => ['js', 'types', 'package', 'e2e'].includes(s))) buildPackage();
+if (suites.some((s) => ['js', 'fuzz', 'types', 'package', 'e2e'].includes(s))) buildPackage();
 for (const name of suites) {
   console.log(`\n=== posenc test suite: ${name} ===`);
   const started = Date.now();

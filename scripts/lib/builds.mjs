@@ -3,7 +3,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-import { ROOT, run } from './run.mjs';
+import { CLANG, ROOT, run } from './run.mjs';
 
 const JOBS = '2';
 
@@ -67,6 +67,29 @@ export function buildWasm({ tests = false } = {}) {
 export function buildNative(targets = ['posenc_tests']) {
   cmakeBuild('build/native', ['cmake', '-S', '.', '-B', 'build/native', '-DCMAKE_BUILD_TYPE=Release'], targets,
     { tests: targets.includes('posenc_tests') });
+}
+
+/** The sanitizers every instrumented native build uses; any report ends the program (no recovery). */
+export const SANITIZE_FLAGS = '-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer';
+
+/**
+ * build/sanitize: the Catch2 suite built by clang with AddressSanitizer and UndefinedBehaviorSanitizer
+ * at -O1 (docs/building.md 10: clang, because GCC's fake stack misaligns xsimd's over-aligned locals).
+ */
+export function buildSanitize() {
+  cmakeBuild('build/sanitize', ['cmake', '-S', '.', '-B', 'build/sanitize', '-DCMAKE_BUILD_TYPE=Debug',
+    `-DCMAKE_CXX_COMPILER=${CLANG}`, `-DCMAKE_CXX_FLAGS=-O1 ${SANITIZE_FLAGS}`, '-DPOSENC_BUILD_BENCH=OFF'],
+  ['posenc_tests'], { tests: true });
+}
+
+/**
+ * build/fuzz-native: the libFuzzer target over the public C++ API (tests/fuzz/native/), built by
+ * clang with ASan and UBSan; the core library is instrumented for coverage (-fsanitize=fuzzer-no-link).
+ */
+export function buildFuzzNative() {
+  cmakeBuild('build/fuzz-native', ['cmake', '-S', '.', '-B', 'build/fuzz-native', '-DCMAKE_BUILD_TYPE=Debug',
+    `-DCMAKE_CXX_COMPILER=${CLANG}`, `-DCMAKE_CXX_FLAGS=-O1 ${SANITIZE_FLAGS} -fsanitize=fuzzer-no-link`,
+    '-DPOSENC_BUILD_TESTS=OFF', '-DPOSENC_BUILD_BENCH=OFF', '-DPOSENC_BUILD_FUZZ=ON'], ['posenc_fuzz']);
 }
 
 /**

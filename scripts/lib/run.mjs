@@ -4,6 +4,9 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
+/** The clang of the sanitizer and fuzz builds: the one emscripten brings (Debian's clang-14). */
+export const CLANG = 'clang++-14';
+
 /** Runs a command in the repository root, echoing it; exits the script if it fails. */
 export function run(cmd, args, { env, cwd = ROOT, allowFail = false, timeoutMs } = {}) {
   console.log(`$ ${[cmd, ...args].join(' ')}`);

@@ -3,7 +3,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { ROOT, hasCommand, run } from './run.mjs';
+import { CLANG, ROOT, capture, hasCommand, run } from './run.mjs';
+
+/** Whether clang's sanitizer and libFuzzer runtimes are installed (the sanitize suite, npm run fuzz -- native). */
+function clangRuntimesPresent() {
+  const dir = capture(CLANG, ['-print-runtime-dir']).trim();
+  return dir !== '' && ['asan', 'ubsan_standalone', 'fuzzer'].every((lib) => existsSync(join(dir, `libclang_rt.${lib}-x86_64.a`)));
+}
 
 // What each piece of the toolchain is, how to tell it is there, and its Debian package.
 const TOOLS = [
@@ -13,6 +19,8 @@ const TOOLS = [
   { need: 'build', what: 'Emscripten', present: () => hasCommand('emcc'), pkg: 'emscripten' },
   { need: 'build', what: 'Binaryen', present: () => hasCommand('wasm-opt'), pkg: 'binaryen' },
   { need: 'build', what: 'xsimd headers', present: () => existsSync('/usr/include/xsimd/xsimd.hpp'), pkg: 'libxsimd-dev' },
+  // clang++-14 itself comes with emscripten (Debian's emscripten depends on clang-14); its runtimes do not.
+  { need: 'test', what: "clang's sanitizer and libFuzzer runtimes", present: clangRuntimesPresent, pkg: 'libclang-rt-14-dev' },
   { need: 'test', what: 'Catch2 headers', present: () => existsSync('/usr/include/catch2/catch.hpp'), pkg: 'catch2' },
   { need: 'test', what: 'wabt (wasm-objdump)', present: () => hasCommand('wasm-objdump'), pkg: 'wabt' },
   { need: 'test', what: 'Chromium', present: () => existsSync('/usr/bin/chromium'), pkg: 'chromium' },

@@ -63,4 +63,10 @@ test('ids outside the table are errors, never clamped or wrapped', () => {
   throwsPosEnc(() => pe.learned.addTo(x, table, { dims: [2, dim], positionIds: [1, 2], offset: 3 }), 'INVALID_ARGUMENT', /positionIds, not both/);
   throwsPosEnc(() => pe.learned.robertaPositionIds([1, 2], { paddingIdx: -1 }), 'INVALID_ARGUMENT', /paddingIdx/);
   throwsPosEnc(() => pe.learned.robertaPositionIds([1, 2, 3], { paddingIdx: 1, dims: [2, 2] }), 'SHAPE_MISMATCH', /batch \* seq = 3/);
+  // found by the api fuzz target (tests/fuzz/targets/api.mjs): array-likes whose length sizes no
+  // array, and a Symbol token, were RangeErrors and a TypeError
+  for (const length of [2 ** 32, -1, 1.5, NaN]) {
+    throwsPosEnc(() => pe.learned.robertaPositionIds({ length }, { paddingIdx: 1 }), 'INVALID_ARGUMENT', /inputIds\.length must be an integer/);
+  }
+  throwsPosEnc(() => pe.learned.robertaPositionIds([0, Symbol('id')], { paddingIdx: 1 }), 'INVALID_ARGUMENT', /inputIds\[1\] must be an integer token id/);
 });

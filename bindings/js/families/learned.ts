@@ -102,6 +102,9 @@ export function learnedApi(heap: Heap): LearnedApi {
       throw new PosEncError('INVALID_TYPE', `${fn}: inputIds must be an array of token ids, got ${args.describe(inputIds)}`);
     }
     const n = ArrayBuffer.isView(inputIds) ? args.attachedLength(fn, 'inputIds', inputIds) : inputIds.length;
+    if (!Number.isSafeInteger(n) || n < 0 || n > 2 ** 31 - 1) { // an array-like's length is the caller's: it sizes the output
+      throw new PosEncError('INVALID_ARGUMENT', `${fn}: inputIds.length must be an integer in [0, 2^31 - 1], got ${n}`);
+    }
     const dims = opts.dims === undefined ? [1, n] : args.shapeOf(fn, 'dims', opts.dims);
     const seq = dims[dims.length - 1]!;
     if (dims.length !== 2 || dims[0]! * seq !== n) {
@@ -111,7 +114,8 @@ export function learnedApi(heap: Heap): LearnedApi {
     for (let row = 0; row < n; row += seq) {
       let count = 0;
       for (let s = 0; s < seq; s++) {
-        const token = Number(inputIds[row + s]);
+        const id = inputIds[row + s];
+        const token = typeof id === 'symbol' ? NaN : Number(id); // Number(symbol) would throw a TypeError
         if (!Number.isInteger(token)) {
           throw new PosEncError('INVALID_ARGUMENT', `${fn}: inputIds[${row + s}] must be an integer token id, got ${token}`);
         }

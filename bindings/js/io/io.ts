@@ -67,7 +67,7 @@ export interface IoApi {
 }
 
 function bytesOf(fn: string, value: unknown): Uint8Array {
-  const tag = Object.prototype.toString.call(value);
+  const tag = args.tagOf(value);
   if (tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]') return new Uint8Array(value as ArrayBufferLike);
   if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
   throw new PosEncError('INVALID_TYPE', `${fn}: bytes must be a Uint8Array, Buffer or ArrayBuffer, got ${args.describe(value)}`);

@@ -58,7 +58,7 @@ const FN_FROM = 'tensors.from';
 
 /** The float32 values of `data` (a float tensor's data of element type `type`), always a new array. */
 function floatValues(data: ArrayLike<unknown>, type: string | undefined, what: string): Float32Array {
-  const tag = Object.prototype.toString.call(data);
+  const tag = args.tagOf(data);
   if (args.isFloat32Array(data)) return data.slice();
   if (tag === '[object Float16Array]') return Float32Array.from(data as ArrayLike<number>);
   if (type === 'float16' && tag === '[object Uint16Array]') {

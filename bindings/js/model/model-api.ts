@@ -3,7 +3,7 @@
 // ALiBi slopes, query scales) computed by pe.rope / pe.alibi in float64, and each layer applied
 // to q and k (pe.model.apply, or a cache of its rows).
 import * as args from '../runtime/args.js';
-import { PosEncError } from '../runtime/errors.js';
+import { PosEncError, callerError } from '../runtime/errors.js';
 import type { TensorInput } from '../runtime/args.js';
 import type { Heap } from '../runtime/heap.js';
 import type { AlibiApi } from '../families/alibi.js';
@@ -87,16 +87,44 @@ export interface ModelApi {
   softmaxScaleFactor(plan: ModelPlan, layer: number): number;
 }
 
-function layerOf(fn: string, plan: ModelPlan, layer: unknown): LayerPlan {
-  // plan.layers read once, then the layer read once into a plain snapshot (args.ts).
-  const layers: unknown = plan !== null && typeof plan === 'object' ? (plan as ModelPlan).layers : undefined;
+/**
+ * A plan as a call uses it, read once: its fields but the layers (each a plain snapshot, args.ts), and
+ * the one layer the call asks for. Whatever a caller's getter or Proxy throws is a PosEncError naming
+ * what was being read; nothing of the caller's runs after this.
+ */
+function layerOf(fn: string, plan: unknown, layer: unknown): { plan: ModelPlan; layer: LayerPlan } {
+  if (plan === null || typeof plan !== 'object' || Array.isArray(plan) || ArrayBuffer.isView(plan)) {
+    throw new PosEncError('INVALID_TYPE', `${fn}: plan must be a plan from pe.model.fromConfig or fromGguf, got ${args.describe(plan)}`);
+  }
+  let at = 'plan.layers';
+  let layers: unknown;
+  const fields: Record<string, unknown> = {};
+  try {
+    layers = (plan as ModelPlan).layers;
+    at = 'plan';
+    for (const key of Object.keys(plan)) {
+      at = `plan.${key}`;
+      if (key !== 'layers') fields[key] = (plan as Record<string, unknown>)[key];
+    }
+  } catch (error) {
+    throw callerError(fn, at, error);
+  }
   if (!Array.isArray(layers)) {
     throw new PosEncError('INVALID_TYPE', `${fn}: plan must be a plan from pe.model.fromConfig or fromGguf, got ${args.describe(plan)}`);
   }
   const index = args.integer(fn, 'layer', layer, 0);
-  const l = args.snapshot(fn, layers[index], `plan.layers[${index}]`) as LayerPlan | undefined;
-  if (!l) throw new PosEncError('OUT_OF_RANGE', `${fn}: layer ${index} is outside the model's ${layers.length} layers`);
-  return l;
+  const count = layers.length;
+  if (index >= count) throw new PosEncError('OUT_OF_RANGE', `${fn}: layer ${index} is outside the model's ${count} layers`);
+  let entry: unknown;
+  try {
+    entry = layers[index];
+  } catch (error) {
+    throw callerError(fn, `plan.layers[${index}]`, error);
+  }
+  const l = args.snapshot(fn, entry, `plan.layers[${index}]`) as LayerPlan | undefined;
+  if (!l) throw new PosEncError('OUT_OF_RANGE', `${fn}: layer ${index} is outside the model's ${count} layers`);
+  const read = args.snapshot(fn, fields, 'plan') as Omit<ModelPlan, 'layers'>;
+  return { plan: { ...read, layers: [] }, layer: l };
 }
 
 function positionList(fn: string, positions: unknown): Float64Array {
@@ -117,9 +145,8 @@ export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi): ModelApi {
     return length > s.originalMaxPositionEmbeddings ? 'long' : 'short';
   }
 
-  function frequencies(plan: ModelPlan, layer: number, options?: ModelLengthOptions): RopeFrequencies | null {
-    const fn = 'model.frequencies';
-    const l = layerOf(fn, plan, layer);
+  /** The frequencies of a layer already read (layerOf), at the options' seqLen. */
+  function frequenciesOf(fn: string, plan: ModelPlan, l: LayerPlan, options: unknown): RopeFrequencies | null {
     const opts = args.options(fn, options, ['seqLen'], true);
     if (!l.rope) return null;
     const { mropeSection: _sections, headDim: _headDim, ...spec } = l.rope.spec;
@@ -130,13 +157,20 @@ export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi): ModelApi {
     return f;
   }
 
+  function frequencies(given: ModelPlan, layer: number, options?: ModelLengthOptions): RopeFrequencies | null {
+    const fn = 'model.frequencies';
+    const { plan, layer: l } = layerOf(fn, given, layer);
+    return frequenciesOf(fn, plan, l, options);
+  }
+
   function cosSin(plan: ModelPlan, layer: number, positions: ArrayLike<number>, options?: ModelLengthOptions): LayerCosSin | null {
     const fn = 'model.cosSin';
     const ids = positionList(fn, positions);
-    if (layerOf(fn, plan, layer).rope?.form.kind === '2d') {
+    const { plan: read, layer: l } = layerOf(fn, plan, layer);
+    if (l.rope?.form.kind === '2d') {
       throw new PosEncError('INVALID_ARGUMENT', `${fn}: layer ${layer}'s 2-D RoPE takes row and column ids: use pe.model.apply`);
     }
-    const f = frequencies(plan, layer, options);
+    const f = frequenciesOf(fn, read, l, options);
     if (!f) return null;
     const pairs = f.invFreq.length;
     const cos = new Float64Array(ids.length * pairs);
@@ -152,13 +186,13 @@ export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi): ModelApi {
   }
 
   function alibiSlopes(plan: ModelPlan, layer: number): Float64Array | null {
-    const l = layerOf('model.alibiSlopes', plan, layer);
+    const { layer: l } = layerOf('model.alibiSlopes', plan, layer);
     return l.alibi ? alibi.slopes({ numHeads: l.alibi.numHeads, maxBias: l.alibi.maxBias }) : null;
   }
 
   function queryScales(plan: ModelPlan, layer: number, positions: ArrayLike<number>): Float64Array | null {
     const fn = 'model.queryScales';
-    const l = layerOf(fn, plan, layer);
+    const { layer: l } = layerOf(fn, plan, layer);
     const ids = positionList(fn, positions);
     const q = l.queryScaling;
     if (!q) return null;
@@ -174,30 +208,35 @@ export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi): ModelApi {
       return planFromConfig('model.fromConfig', config, opts as ModelConfigOptions);
     },
     fromGguf: (bytes, options) => planFromGguf('model.fromGguf', bytes, options),
-    toConfig: (plan) => planToConfig('model.toConfig', plan),
-    toGguf: (plan) => planToGguf('model.toGguf', plan),
+    toConfig: (plan) => planToConfig('model.toConfig', args.snapshot('model.toConfig', plan, 'plan') as ModelPlan),
+    toGguf: (plan) => planToGguf('model.toGguf', args.snapshot('model.toGguf', plan, 'plan') as ModelPlan),
     frequencies,
     cosSin,
     alibiSlopes,
     queryScales,
-    longRopeList: (plan, seqLen) => {
-      layerOf('model.longRopeList', plan, 0);
+    longRopeList: (given, seqLen) => {
+      const { plan } = layerOf('model.longRopeList', given, 0);
       return longRopeList(plan, args.integer('model.longRopeList', 'seqLen', seqLen));
     },
-    apply: (plan, layer, q, k, options) => applyLayer(heap, plan, layerOf('model.apply', plan, layer), q, k, options),
-    createCache: (plan, layer, options) => {
+    apply: (given, layer, q, k, options) => {
+      const { plan, layer: l } = layerOf('model.apply', given, layer);
+      return applyLayer(heap, plan, l, q, k, options);
+    },
+    createCache: (given, layer, options) => {
       const fn = 'model.createCache';
-      const l = layerOf(fn, plan, layer);
+      const { plan, layer: l } = layerOf(fn, given, layer);
       const opts = args.options(fn, options, ['maxPositions', 'seqLen', 'laneOrder']);
       const rows = args.integer(fn, 'maxPositions', args.required(fn, opts, 'maxPositions'));
       const seqLen = opts.seqLen === undefined ? undefined : args.integer(fn, 'seqLen', opts.seqLen);
       return createLayerCache(heap, plan, l, rows, seqLen, laneOrderOf(fn, opts.laneOrder));
     },
     softmaxScaleFactor: (plan, layer) => {
-      const form = layerOf('model.softmaxScaleFactor', plan, layer).rope?.form;
+      const form = layerOf('model.softmaxScaleFactor', plan, layer).layer.rope?.form;
       return form?.kind === 'decoupled' ? form.softmaxScaleFactor : 1;
     },
-    summarize: (plan, options) => {
+    summarize: (given, options) => {
+      // every layer is read: the whole plan once, into a plain copy
+      const plan = args.snapshot('model.summarize', given, 'plan') as ModelPlan;
       layerOf('model.summarize', plan, 0);
       const opts = args.options('model.summarize', options, ['seqLen'], true);
       return summarizePlan(plan, (i) => frequencies(plan, i, opts as ModelLengthOptions), opts.seqLen as number | undefined);

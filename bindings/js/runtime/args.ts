@@ -13,9 +13,9 @@ import { PosEncError, callerError, describe } from './errors.js';
 import type { PosEncErrorCode } from './errors.js';
 
 export { describe };
-export { attachedLength, detached, typedLength } from './typed.js';
+export { attachedLength, detached, tagOf, typedLength } from './typed.js';
 import { MAX_ALLOCATION_BYTES } from './heap.js';
-import { attachedLength, byteOffsetOf, detached, typedLength } from './typed.js';
+import { attachedLength, byteOffsetOf, detached, tagOf, typedLength } from './typed.js';
 import { isWasmTensor, placementOf } from './wasm-tensor.js';
 import type { WasmTensor } from './wasm-tensor.js';
 
@@ -222,7 +222,7 @@ export function choice<T extends string>(fn: string, name: string, value: unknow
 export function isFloat32Array(value: unknown): value is Float32Array {
   // isView refuses a Proxy of a Float32Array (which passes instanceof, and would run caller code and
   // report any length while being copied); the tag check accepts arrays from other realms (iframes, vm).
-  return ArrayBuffer.isView(value) && (value instanceof Float32Array || Object.prototype.toString.call(value) === '[object Float32Array]');
+  return ArrayBuffer.isView(value) && (value instanceof Float32Array || tagOf(value) === '[object Float32Array]');
 }
 
 /**
@@ -302,7 +302,7 @@ export function tensor(fn: string, name: string, value: unknown, dims: unknown, 
     if (dims !== undefined && !sameDims(dims, shape)) {
       throw new PosEncError('SHAPE_MISMATCH', `${fn}: option '${dimsName}' [${String(dims)}] disagrees with ${name}.dims [${String(shape)}]`);
     }
-  } else if (isTfjsTensor(value)) {
+  } else if (readsAsTfjsTensor(fn, name, value)) {
     throw new PosEncError('INVALID_TYPE', `${fn}: ${name} is a TensorFlow.js tensor; pass pe.tensors.from(${name}) ` +
       `(a float32 { data, dims } copy), and turn results back into tensors with tf.tensor(result.data, result.dims)`);
   } else {
@@ -322,6 +322,15 @@ export function tensor(fn: string, name: string, value: unknown, dims: unknown, 
   return { data: array, dims: resolved, size, read: { fn, name, byteOffset: byteOffsetOf.call(array) } };
 }
 
+/** isTfjsTensor of a caller's value: what its getters throw is a PosEncError naming the argument. */
+function readsAsTfjsTensor(fn: string, name: string, value: unknown): boolean {
+  try {
+    return isTfjsTensor(value);
+  } catch (error) {
+    throw callerError(fn, name, error);
+  }
+}
+
 /** Whether `value` looks like a TensorFlow.js tensor (shape, dtype and dataSync; no dims). */
 export function isTfjsTensor(value: unknown): value is { shape: number[]; dtype: string; dataSync(): ArrayLike<number> } {
   return value !== null && typeof value === 'object' && Array.isArray((value as { shape?: unknown }).shape)
@@ -336,7 +345,7 @@ function notFloat32(fn: string, name: string, value: TensorLike, data: unknown):
   } catch (error) {
     throw callerError(fn, `${name}.type`, error);
   }
-  const tag = Object.prototype.toString.call(data);
+  const tag = tagOf(data);
   const half = type === 'float16' || tag === '[object Float16Array]';
   const float = half || type === 'float64' || tag === '[object Float64Array]' || (type === undefined && Array.isArray(data));
   const what = half ? 'a float16 tensor' : type ? `a '${type}' tensor` : `a tensor of ${describe(data)}`;
@@ -423,7 +432,7 @@ export function positionIds(fn: string, value: unknown, batch: number, seq: numb
     }
   } else if (ArrayBuffer.isView(data) && typedLength(data) < 0) {
     throw detached(fn, name);
-  } else if (data instanceof BigInt64Array || Object.prototype.toString.call(data) === '[object BigInt64Array]') {
+  } else if (data instanceof BigInt64Array || tagOf(data) === '[object BigInt64Array]') {
     const big = data as BigInt64Array;
     ids = new Float64Array(big.length);
     for (let i = 0; i < big.length; i++) {

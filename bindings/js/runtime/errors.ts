@@ -98,6 +98,14 @@ export function hostError(fn: string, error: unknown): PosEncError {
 
 /** A short description of a value for error messages. */
 export function describe(value: unknown): string {
+  try {
+    return describeValue(value);
+  } catch {
+    return 'an object whose properties throw'; // a Proxy or getters of the caller's: an error message must not fail
+  }
+}
+
+function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (value === undefined) return 'undefined';
   if (typeof value === 'number') return String(value);

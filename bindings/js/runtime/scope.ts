@@ -4,7 +4,7 @@
 // is measured again at the moment it is copied, with nothing in between that can run caller code,
 // so a block is never shorter than what the kernel is told, whatever happened to the array.
 import { PosEncError, describe } from './errors.js';
-import { attachedLength, bufferOf, byteOffsetOf, typedSet } from './typed.js';
+import { attachedLength, bufferOf, byteOffsetOf, tagOf, typedSet } from './typed.js';
 import { MAX_ALLOCATION_BYTES } from './heap.js';
 import type { Heap } from './heap.js';
 import type { Ptr } from './raw-module.js';
@@ -139,7 +139,7 @@ export class HeapScope {
       if (out.dims.join() !== dims.join()) throw mismatch(`has dims [${out.dims.join(', ')}]`);
       compute(this.#resident({ tensor: out, fn, name: 'out' }), 0, dims[rows.axis]!);
       return { data: out.view(), dims };
-    } else if (ArrayBuffer.isView(out) && Object.prototype.toString.call(out) === '[object Float32Array]') {
+    } else if (ArrayBuffer.isView(out) && tagOf(out) === '[object Float32Array]') {
       target = out as Float32Array;
       const length = attachedLength(fn, 'out', target);
       if (length !== size) throw mismatch(`has ${length} elements`);

@@ -17,6 +17,19 @@ export const byteOffsetOf = accessor('byteOffset') as (this: ArrayBufferView) =>
 export const typedSet = (TYPED_ARRAY as { set: (this: ArrayBufferView, src: ArrayLike<number>, offset?: number) => void }).set;
 
 /**
+ * Object.prototype.toString of a caller's value ('[object Float32Array]'...), or '' when reading its
+ * tag runs caller code that throws (a Proxy's get trap, a Symbol.toStringTag getter): such a value
+ * is then none of the types the tag would name.
+ */
+export function tagOf(value: unknown): string {
+  try {
+    return Object.prototype.toString.call(value);
+  } catch {
+    return '';
+  }
+}
+
+/**
  * The element count of a typed array, or -1 when its buffer is detached or was shrunk below the
  * array's end (it then has no elements to read, and the engine throws TypeError on most uses).
  */
@@ -51,7 +64,7 @@ export function attachedLength(fn: string, name: string, view: ArrayBufferView):
  * allocation that follows may grow the memory and detach it.
  */
 export function float32Values(fn: string, values: unknown, size: number, dims: readonly number[], heapBuffer: ArrayBufferLike): Float32Array {
-  const tag = ArrayBuffer.isView(values) ? Object.prototype.toString.call(values) : '';
+  const tag = ArrayBuffer.isView(values) ? tagOf(values) : '';
   let out: Float32Array;
   if (tag !== '' && tag !== '[object DataView]' && !tag.includes('Big')) {
     attachedLength(fn, 'values', values as ArrayBufferView);

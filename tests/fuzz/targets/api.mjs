@@ -65,6 +65,16 @@ const edit = fc.record({
   form: dataForm,
 });
 
+/** A tensor's data to reshape: a zero-filled stand-in when an earlier edit of the case detached it. */
+function readable(t) {
+  try {
+    return Float32Array.from(t.data);
+  } catch {
+    const size = Array.isArray(t.dims) && t.dims.every(Number.isSafeInteger) ? t.dims.reduce((a, b) => a * b, 1) : 4;
+    return new Float32Array(Math.min(Math.max(size, 0), 1 << 20));
+  }
+}
+
 /** Applies `e` to fresh valid arguments; returns a description of what changed. */
 function applyEdit(args, e) {
   const pick = (list) => list[e.index % list.length];
@@ -82,7 +92,7 @@ function applyEdit(args, e) {
       const i = pick(tensors);
       const t = args[i];
       if (e.kind === 'tensor data') {
-        args[i] = { data: reshapeData(t.data, e.form), dims: t.dims };
+        args[i] = { data: reshapeData(readable(t), e.form), dims: t.dims };
         return `argument ${i}'s data as ${e.form}`;
       }
       const dims = t.dims.slice();

@@ -225,3 +225,15 @@ test('summarize groups identical layers', () => {
   assert.ok(lines.includes('layers 0-4, 6-10: sliding window 1024; RoPE base 10000, head 256, half'), lines.join('\n'));
   assert.ok(lines.includes('layers 5, 11: global; RoPE base 1e6, head 256, half, linear ×8'), lines.join('\n'));
 });
+
+test('a config whose head is wider than 65536 lanes is refused by name, before any memory is grown', () => {
+  const bytes = pe.memory.bytes;
+  const huge = { model_type: 'llama', num_hidden_layers: 1, hidden_size: 2 ** 30, num_attention_heads: 1 };
+  throwsPosEnc(() => pe.model.fromConfig(huge), 'INVALID_CONFIG', /hidden_size \/ num_attention_heads.*at most 65536/);
+  throwsPosEnc(() => pe.rope.fromConfig(huge), 'INVALID_CONFIG', /at most 65536/);
+  throwsPosEnc(() => pe.doctor.config({ ...huge, hidden_size: 64, head_dim: 2 ** 20 }), 'INVALID_CONFIG', /head_dim.*at most 65536/);
+  throwsPosEnc(() => pe.model.fromConfig({ model_type: 'deepseek_v3', num_hidden_layers: 1, hidden_size: 64, num_attention_heads: 1,
+    qk_rope_head_dim: 2 ** 17, qk_nope_head_dim: 64 }), 'INVALID_CONFIG', /qk_rope_head_dim is 131072/);
+  assert.equal(pe.memory.bytes, bytes);
+  assert.equal(pe.model.fromConfig({ ...huge, hidden_size: 65536 }).headDim, 65536, 'the bound itself is a head');
+});

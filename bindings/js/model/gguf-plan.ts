@@ -10,7 +10,7 @@ import { asBytes, readGgufHeader } from './gguf-header.js';
 import { readF32Tensor } from './gguf-tensors.js';
 import type { GgufValue } from './gguf-header.js';
 import type { LayerPlan, ModelPlan, QueryScaling } from './plan.js';
-import { MAX_LAYERS } from './plan.js';
+import { MAX_HEAD_DIM, MAX_LAYERS } from './plan.js';
 
 export type { GgufType, GgufValue } from './gguf-header.js';
 /** GGUF key/values, by key. */
@@ -98,6 +98,7 @@ export function planFromGguf(fn: string, bytes: unknown, options?: unknown): Mod
   const embedding = num('embedding_length', true)!;
   const headDim = num('attention.key_length') ?? embedding / numHeads;
   if (!Number.isInteger(headDim)) throw invalid(fn, `${arch}.embedding_length ${embedding} is not divisible by ${numHeads} heads`);
+  if (headDim > MAX_HEAD_DIM) throw invalid(fn, `the head size is ${headDim} lanes (${arch}.attention.key_length or embedding_length / head_count); posenc plans heads of at most ${MAX_HEAD_DIM}`);
   const notes: string[] = [];
   const plan: ModelPlan = {
     source: 'gguf', modelType: info.hf, numLayers, numHeads, numKeyValueHeads: num('attention.head_count_kv') ?? numHeads, headDim,

@@ -10,7 +10,7 @@ import type { RopeContext } from './hf-rope.js';
 import { LAYER_TYPES, layerTypes, ropeLayers, windowOf } from './hf-layers.js';
 import { refuseUnknownPositionKeys } from './position-keys.js';
 import type { AbsolutePositions, LayerAlibi, LayerPlan, LayerRope, LongRopeSwitch, ModelPlan, QueryScaling } from './plan.js';
-import { MAX_LAYERS } from './plan.js';
+import { MAX_HEAD_DIM, MAX_LAYERS } from './plan.js';
 
 /** Options of `pe.model.fromConfig`. */
 export interface ModelConfigOptions {
@@ -104,6 +104,9 @@ export function planFromConfig(fn: string, config: unknown, options: PlanReadOpt
     if (!hidden) throw c.invalid(`${c.name('head_dim')} or ${c.name('hidden_size')} is required`);
     if (hidden.value % numHeads !== 0) throw c.invalid(`${c.name(hidden.key)} ${hidden.value} is not divisible by ${c.name(heads.key)} ${numHeads}`);
     headDim = hidden.value / numHeads;
+  }
+  if (headDim > MAX_HEAD_DIM) {
+    throw c.invalid(`the head size is ${headDim} lanes (${c.has('head_dim') ? c.name('head_dim') : `${c.name(hidden!.key)} / ${c.name(heads.key)}`}); posenc plans heads of at most ${MAX_HEAD_DIM}`);
   }
   const numKeyValueHeads = c.integer('num_key_value_heads') ?? c.integer('num_kv_heads') ??
     (c.boolean('multi_query') === true ? 1 : undefined) ?? numHeads;
@@ -213,6 +216,7 @@ function ropeForType(c: Fields, top: Fields, modelType: string, headDim: number,
       notes.push(`rope_parameters is absent: Gemma4TextConfig's default for ${type}`);
     }
   }
+  if (ctx.headDim > MAX_HEAD_DIM) throw c.invalid(`${ctx.headDimField} is ${ctx.headDim}; posenc plans heads of at most ${MAX_HEAD_DIM} lanes`);
   if (!v5 && (modelType === 'gemma3' || modelType === 'gemma3_text') && type === 'sliding_attention') {
     // Gemma3 v4: sliding layers use rope_local_base_freq (default 10000) and no scaling (HF Gemma3Model.rotary_emb_local).
     ctx.base = c.number('rope_local_base_freq') ?? 10000;

@@ -133,6 +133,11 @@ export interface LongRopeSwitch {
  * hundred, so a larger count is a broken config rather than a model (and would exhaust memory).
  */
 export const MAX_LAYERS = 65536;
+/**
+ * The widest attention head a config may state, in lanes (real models use 64-576): a pasted config
+ * cannot make posenc grow WebAssembly memory by gigabytes, which it could never give back.
+ */
+export const MAX_HEAD_DIM = 65536;
 
 /** The model-level facts of a plan. */
 export interface ModelPlan {

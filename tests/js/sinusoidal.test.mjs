@@ -163,38 +163,38 @@ test("createTable with precision 'fast', full or anchored rows: the fast table's
     }
   }
   // Memory: a fresh instance (its own WebAssembly memory, not the shared one createPosEnc returns)
-  // grows by the anchored storage (9 MiB), not by the 128 MiB of full rows: past 64 MiB of full
-  // rows, 'auto' keeps anchored rows.
+  // grows by the anchored storage (9 MiB), not by the 128 MiB of full rows.
   const fresh = await instantiate(createModule, { kind: 'bytes', bytes: readFileSync(new URL('../../dist/posenc.wasm', import.meta.url)), from: 'dist/posenc.wasm' });
   const before = fresh.memory.bytes;
-  const fast = fresh.sinusoidal.createTable({ maxPositions: 8192, dim: 4096, precision: 'fast' });
-  const grownFast = fresh.memory.bytes - before;
-  const exact = fresh.sinusoidal.createTable({ maxPositions: 8192, dim: 4096 });
-  const grownExact = fresh.memory.bytes - before;
-  assert.ok(grownFast < 16 * 2 ** 20, `fast table grew memory by ${grownFast} bytes`);
-  assert.ok(grownExact >= 128 * 2 ** 20, `exact table grew memory by ${grownExact} bytes`);
+  const anchored = fresh.sinusoidal.createTable({ maxPositions: 8192, dim: 4096, precision: 'fast', storage: 'anchored' });
+  const grownAnchored = fresh.memory.bytes - before;
+  const full = fresh.sinusoidal.createTable({ maxPositions: 8192, dim: 4096, precision: 'fast' }); // 'auto': 128 MiB of rows
+  const grownFull = fresh.memory.bytes - before;
+  assert.ok(grownAnchored < 16 * 2 ** 20, `anchored table grew memory by ${grownAnchored} bytes`);
+  assert.ok(grownFull >= 128 * 2 ** 20, `full table grew memory by ${grownFull} bytes`);
   // What each table says it holds: 8 dim (8192/32 + 32) floats of anchored rows, or every row.
-  assert.equal(fast.bytes, 2 * 4096 * (8192 / 32 + 32) * 4);
-  assert.equal(fast.storage, 'anchored');
-  assert.equal(exact.bytes, 8192 * 4096 * 4);
-  assert.equal(exact.storage, 'rows');
-  const row = fast.lookup({ positionIds: [8191] }).data;
-  assert.deepEqual(row, fresh.sinusoidal.table({ length: 8192, dim: 4096, precision: 'fast' }).data.subarray(8191 * 4096));
-  fast.dispose();
-  exact.dispose();
-  assert.equal(fast.bytes, 0);
-  // The budget's edge: 64 MiB of full rows are kept as rows, one row more is anchored.
-  const atBudget = fresh.sinusoidal.createTable({ maxPositions: 4096, dim: 4096, precision: 'fast' });
-  const pastBudget = fresh.sinusoidal.createTable({ maxPositions: 4097, dim: 4096, precision: 'fast' });
-  assert.deepEqual([atBudget.storage, pastBudget.storage], ['rows', 'anchored']);
-  atBudget.dispose();
-  pastBudget.dispose();
+  assert.equal(anchored.bytes, 2 * 4096 * (8192 / 32 + 32) * 4);
+  assert.equal(anchored.storage, 'anchored');
+  assert.equal(full.bytes, 8192 * 4096 * 4);
+  assert.equal(full.storage, 'rows');
+  const want = fresh.sinusoidal.table({ length: 8192, dim: 4096, precision: 'fast' }).data.subarray(8191 * 4096);
+  assert.deepEqual(anchored.lookup({ positionIds: [8191] }).data, want);
+  assert.deepEqual(full.lookup({ positionIds: [8191] }).data, want);
+  anchored.dispose();
+  full.dispose();
+  assert.equal(anchored.bytes, 0);
+  // Past 256 MiB of full rows, 'auto' keeps anchored rows (18 MiB here instead of 256 MiB + 16 KiB).
+  const past = fresh.sinusoidal.createTable({ maxPositions: 16385, dim: 4096, precision: 'fast' });
+  assert.equal(past.storage, 'anchored');
+  past.dispose();
 });
 
 test("createTable's storage: 'rows' keeps full rows at any size, 'anchored' only for fast tables of 64 rows or more", () => {
-  const rows = pe.sinusoidal.createTable({ maxPositions: 63, dim: 4, storage: 'rows' });
-  assert.equal(rows.storage, 'rows');
-  rows.dispose();
+  for (const options of [{ maxPositions: 63, dim: 4, storage: 'rows' }, { maxPositions: 100, dim: 4 }, { maxPositions: 100, dim: 4, storage: 'auto' }]) {
+    const rows = pe.sinusoidal.createTable(options); // exact tables keep full rows
+    assert.equal(rows.storage, 'rows');
+    rows.dispose();
+  }
   const create = (o) => () => pe.sinusoidal.createTable({ maxPositions: 100, dim: 4, ...o });
   throwsPosEnc(create({ storage: 'anchored' }), 'INVALID_ARGUMENT', /storage 'anchored' needs precision 'fast'/);
   throwsPosEnc(create({ storage: 'anchored', precision: 'fast', maxPositions: 63 }), 'INVALID_ARGUMENT', /maxPositions >= 64.*got 63/);

@@ -77,7 +77,7 @@ export interface SinusoidalAddOptions {
  * (`2 * dim * (ceil(maxPositions / 32) + 32)` floats, about 1/14 of the rows at 8192 positions);
  * `addTo` combines four small operands per value, 2-7x slower than adding full rows while those
  * stream from memory at full speed; `maxPositions` must be at least 64. `'auto'` (default): full
- * rows up to 64 MiB, anchored beyond. Both give the same bits; {@link PositionTable.storage} says
+ * rows up to 256 MiB, anchored beyond. Both give the same bits; {@link PositionTable.storage} says
  * which a table keeps.
  */
 export type TableStorageChoice = (typeof TABLE_STORAGES)[number];
@@ -85,8 +85,8 @@ export type TableStorageChoice = (typeof TABLE_STORAGES)[number];
 /** The values of {@link TableStorageChoice}. */
 const TABLE_STORAGES = ['auto', 'rows', 'anchored'] as const;
 
-/** A `'fast'` table with `storage: 'auto'` keeps full rows up to this many bytes (64 MiB), anchored rows beyond. */
-const FULL_ROWS_BUDGET_BYTES = 64 * 2 ** 20;
+/** A `'fast'` table with `storage: 'auto'` keeps full rows up to this many bytes (256 MiB), anchored rows beyond. */
+const FULL_ROWS_BUDGET_BYTES = 256 * 2 ** 20;
 
 /** Options of {@link SinusoidalApi.createTable}. */
 export interface SinusoidalCreateTableOptions extends SinusoidalParams {
@@ -107,7 +107,7 @@ export interface SinusoidalApi {
   /**
    * Precomputes positions 0..maxPositions-1 into WebAssembly memory for repeated `addTo`/`lookup`.
    * A `precision: 'fast'` table holds the values of `table({ precision: 'fast' })`, as full rows up
-   * to 64 MiB (the fastest adds) and beyond that as its anchor rows and 32 offset rows only (about
+   * to 256 MiB (the fastest adds) and beyond that as its anchor rows and 32 offset rows only (about
    * 2/32 of the memory); `storage` chooses either ({@link TableStorageChoice}).
    */
   createTable(options: SinusoidalCreateTableOptions): PositionTable;

@@ -75,8 +75,8 @@ export interface SinusoidalAddOptions {
  * `'rows'`: every row, `maxPositions * dim * 4` bytes; `addTo` is a plain add, the fastest.
  * `'anchored'`: only the anchor and offset rows the fast values are made of
  * (`2 * dim * (ceil(maxPositions / 32) + 32)` floats, about 1/14 of the rows at 8192 positions);
- * `addTo` combines four small operands per value, 2-7x slower than adding full rows while those
- * stream from memory at full speed; `maxPositions` must be at least 64. `'auto'` (default): full
+ * `addTo` combines four small operands per value, 1.6-2.6x slower than adding full rows in the
+ * run of docs/performance.md; `maxPositions` must be at least 64. `'auto'` (default): full
  * rows up to 256 MiB, anchored beyond. Both give the same bits; {@link PositionTable.storage} says
  * which a table keeps.
  */

@@ -5,9 +5,10 @@ export { VERSION } from './posenc.js';
 export type { CreatePosEncOptions, PosEnc } from './posenc.js';
 export type { PositionIdsInput, Tensor, TensorInput, TensorLike } from './runtime/args.js';
 export { PositionTable } from './families/position-table.js';
-export type { TableAddOptions, TableLookupOptions, TablePositionOptions } from './families/position-table.js';
+export type { TableAddOptions, TableLookupOptions, TablePositionOptions, TableStorage } from './families/position-table.js';
 export type {
   SinusoidalAddOptions, SinusoidalApi, SinusoidalCreateTableOptions, SinusoidalParams, SinusoidalTableOptions, SinusoidLayout, SinusoidPrecision,
+  TableStorageChoice,
 } from './families/sinusoidal.js';
 export type { LearnedAddOptions, LearnedApi, LearnedLookupOptions } from './families/learned.js';
 export type { GridSizeInput, LearnedInterpolateOptions } from './families/vit.js';

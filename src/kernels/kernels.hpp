@@ -52,9 +52,9 @@ namespace posenc::kernels {
       pair i < pairs becomes (x[i], x[i + pairs]) <- (a c_i - b s_i, a s_i + b c_i), with c, s the \
       rows cos_rows[t], sin_rows[t]. `grouped`: the order of rotate-inl.hpp that keeps cos/sin     \
       batches in registers across a token's rows (fewest instructions while the rows are in cache); \
-      otherwise two rows at a time in memory order. Both give the same values. `partner` > 0: pair  \
-      i is (x[i], x[i + partner]) instead (Gemma 4's proportional RoPE rotates the first pairs of a \
-      head whose halves are wider); 0 means `pairs`. */                                            \
+      otherwise one row after another in memory order. Both give the same values. `partner` > 0:    \
+      pair i is (x[i], x[i + partner]) instead (Gemma 4's proportional RoPE rotates the first pairs \
+      of a head whose halves are wider); 0 means `pairs`. */                                        \
   void rotate_half_tokens(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows,  \
                           std::size_t row_stride, const float* const* cos_rows,                     \
                           const float* const* sin_rows, std::size_t pairs, bool grouped,            \

@@ -20,7 +20,7 @@ constexpr std::size_t kMaxShift = 7;  // start offsets in elements: 0..7 floats 
 constexpr double kFloatTol = 4e-7;
 
 // The rotation kernels take a chunk of tokens; these rotate `rows` rows of one token (or one row).
-// In both row orders: cos/sin grouped in registers (true) and two rows in memory order (false).
+// In both row orders: cos/sin grouped in registers (true) and one row after another in memory order (false).
 template <bool Grouped>
 struct SimdOrder {
   static void half(float* x, std::size_t rows, std::size_t stride, const float* c, const float* s, std::size_t pairs) {

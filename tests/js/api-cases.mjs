@@ -19,7 +19,7 @@ export function apiCases(pe) {
 
   // Cached tables: full rows (learned) and anchored rows (a fast sinusoidal table of 100 positions).
   const learnedTable = pe.learned.createTable(T([40, 4]));
-  const anchoredTable = pe.sinusoidal.createTable({ maxPositions: 100, dim: 4, precision: 'fast' });
+  const anchoredTable = pe.sinusoidal.createTable({ maxPositions: 100, dim: 4, precision: 'fast', storage: 'anchored' });
   // The tools: a cos/sin cache to shift keys with, and keys rotated at positions 3..8 for the doctor.
   const ropeCache = pe.rope.createCache({ rotaryDim: 8, maxPositions: 16 });
   const rotatedAt3 = T([6, 8], 7);
@@ -57,7 +57,7 @@ export function apiCases(pe) {
     ['PositionTable (anchored).lookup', (o) => anchoredTable.lookup(o), [{ length: 3, offset: 96 }]],
     ['sinusoidal.table', (o) => pe.sinusoidal.table(o), [{ length: 4, dim: 6, base: 100, layout: 'half', precision: 'fast', offset: 2 }]],
     ['sinusoidal.addTo', (x, o) => pe.sinusoidal.addTo(x, o), [T([2, 3, 4]), { offset: 1, base: 10, layout: 'interleaved', precision: 'exact' }]],
-    ['sinusoidal.createTable', (o) => pe.sinusoidal.createTable(o).dispose(), [{ maxPositions: 8, dim: 4, precision: 'fast' }]],
+    ['sinusoidal.createTable', (o) => pe.sinusoidal.createTable(o).dispose(), [{ maxPositions: 8, dim: 4, precision: 'fast', storage: 'rows' }]],
     ['learned.lookup', (t, o) => pe.learned.lookup(t, o), [T([6, 3]), { length: 2, offset: 1 }]],
     ['learned.addTo', (x, t, o) => pe.learned.addTo(x, t, o), [T([2, 3]), T([6, 3], 2), { positionIds: [0, 5] }]],
     ['learned.interpolate', (t, o) => pe.learned.interpolate(t, o), [T([10, 3]), { gridSize: [3, 3], newGridSize: [2, 4], numPrefixTokens: 1 }]],

@@ -9,7 +9,7 @@ import { createPosEnc, randomFloats } from './helpers.mjs';
 const pe = await createPosEnc();
 const q = randomFloats(4 * 64, 1);
 const table = { data: randomFloats(16 * 8, 2), dims: [16, 8] };
-const anchored = pe.sinusoidal.createTable({ maxPositions: 100, dim: 8, precision: 'fast' });
+const anchored = pe.sinusoidal.createTable({ maxPositions: 100, dim: 8, precision: 'fast', storage: 'anchored' });
 const x = randomFloats(3 * 8, 4);
 const long = randomFloats(70 * 8, 5); // 64 rows or more: addTo 'fast' takes the anchored path
 const pixtral = pe.model.fromConfig({ model_type: 'pixtral', num_hidden_layers: 1, hidden_size: 64, num_attention_heads: 1, image_size: 1024, patch_size: 16 });

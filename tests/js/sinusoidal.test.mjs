@@ -134,47 +134,73 @@ test("addTo with precision 'fast' adds exactly the rows of table({ precision: 'f
   }
 });
 
-test("createTable with precision 'fast' keeps anchor and offset rows only: the fast table's values, a fraction of the memory", async () => {
+test("createTable with precision 'fast', full or anchored rows: the fast table's values either way", async () => {
   for (const [maxLength, dim, layout] of [[300, 768, 'interleaved'], [97, 65, 'half'], [71, 7, 'interleaved'], [64, 6, 'half']]) {
-    const want = pe.sinusoidal.table({ length: maxLength, dim, layout, precision: 'fast' }).data;
-    const table = pe.sinusoidal.createTable({ maxPositions: maxLength, dim, layout, precision: 'fast' });
-    const label = `${maxLength} x ${dim} ${layout}`;
-    assert.deepEqual(table.toTensor(), { data: want, dims: [maxLength, dim] }, label);
-    const ids = [maxLength - 1, 0, 33, 31, 32];
-    const picked = table.lookup({ positionIds: ids }).data;
-    ids.forEach((id, t) => assert.deepEqual(picked.subarray(t * dim, (t + 1) * dim), want.subarray(id * dim, (id + 1) * dim), `${label} id ${id}`));
-    // Two batch rows: a shared range from offset 5, then each row at its own positions.
-    const seq = 40;
-    const x0 = randomFloats(2 * seq * dim, dim);
-    const x = x0.slice();
-    table.addTo(x, { dims: [2, seq, dim], offset: 5 });
-    for (let i = 0; i < x.length; i++) assert.equal(x[i], Math.fround(x0[i] + want[(5 + (Math.floor(i / dim) % seq)) * dim + (i % dim)]), `${label} add ${i}`);
-    const perRow = Array.from({ length: 2 * seq }, (_, t) => (t * 37) % maxLength);
-    const y = x0.slice();
-    table.addTo(y, { dims: [2, seq, dim], positionIds: { data: perRow, dims: [2, seq] } });
-    for (let i = 0; i < y.length; i++) assert.equal(y[i], Math.fround(x0[i] + want[perRow[Math.floor(i / dim)] * dim + (i % dim)]), `${label} ids ${i}`);
-    throwsPosEnc(() => table.addTo(x, { dims: [2, seq, dim], offset: maxLength - seq + 1 }), 'OUT_OF_RANGE', /outside the table|is \d+/);
-    throwsPosEnc(() => table.lookup({ positionIds: [maxLength] }), 'OUT_OF_RANGE', new RegExp(`positionIds\\[0\\] is ${maxLength}`));
-    table.dispose();
+    for (const storage of ['anchored', 'rows', undefined]) {
+      const want = pe.sinusoidal.table({ length: maxLength, dim, layout, precision: 'fast' }).data;
+      const table = pe.sinusoidal.createTable({ maxPositions: maxLength, dim, layout, precision: 'fast', storage });
+      const label = `${maxLength} x ${dim} ${layout} storage ${storage}`;
+      // 'auto' (the default) keeps full rows this small; 'anchored' keeps 2 dim (ceil(rows / 32) + 32) floats.
+      assert.equal(table.storage, storage ?? 'rows', label);
+      assert.equal(table.bytes, (storage === 'anchored' ? 2 * dim * (Math.ceil(maxLength / 32) + 32) : maxLength * dim) * 4, label);
+      assert.deepEqual(table.toTensor(), { data: want, dims: [maxLength, dim] }, label);
+      const ids = [maxLength - 1, 0, 33, 31, 32];
+      const picked = table.lookup({ positionIds: ids }).data;
+      ids.forEach((id, t) => assert.deepEqual(picked.subarray(t * dim, (t + 1) * dim), want.subarray(id * dim, (id + 1) * dim), `${label} id ${id}`));
+      // Two batch rows: a shared range from offset 5, then each row at its own positions.
+      const seq = 40;
+      const x0 = randomFloats(2 * seq * dim, dim);
+      const x = x0.slice();
+      table.addTo(x, { dims: [2, seq, dim], offset: 5 });
+      for (let i = 0; i < x.length; i++) assert.equal(x[i], Math.fround(x0[i] + want[(5 + (Math.floor(i / dim) % seq)) * dim + (i % dim)]), `${label} add ${i}`);
+      const perRow = Array.from({ length: 2 * seq }, (_, t) => (t * 37) % maxLength);
+      const y = x0.slice();
+      table.addTo(y, { dims: [2, seq, dim], positionIds: { data: perRow, dims: [2, seq] } });
+      for (let i = 0; i < y.length; i++) assert.equal(y[i], Math.fround(x0[i] + want[perRow[Math.floor(i / dim)] * dim + (i % dim)]), `${label} ids ${i}`);
+      throwsPosEnc(() => table.addTo(x, { dims: [2, seq, dim], offset: maxLength - seq + 1 }), 'OUT_OF_RANGE', /outside the table|is \d+/);
+      throwsPosEnc(() => table.lookup({ positionIds: [maxLength] }), 'OUT_OF_RANGE', new RegExp(`positionIds\\[0\\] is ${maxLength}`));
+      table.dispose();
+    }
   }
   // Memory: a fresh instance (its own WebAssembly memory, not the shared one createPosEnc returns)
   // grows by the anchored storage (9 MiB), not by the 128 MiB of full rows.
   const fresh = await instantiate(createModule, { kind: 'bytes', bytes: readFileSync(new URL('../../dist/posenc.wasm', import.meta.url)), from: 'dist/posenc.wasm' });
   const before = fresh.memory.bytes;
-  const fast = fresh.sinusoidal.createTable({ maxPositions: 8192, dim: 4096, precision: 'fast' });
-  const grownFast = fresh.memory.bytes - before;
-  const exact = fresh.sinusoidal.createTable({ maxPositions: 8192, dim: 4096 });
-  const grownExact = fresh.memory.bytes - before;
-  assert.ok(grownFast < 16 * 2 ** 20, `fast table grew memory by ${grownFast} bytes`);
-  assert.ok(grownExact >= 128 * 2 ** 20, `exact table grew memory by ${grownExact} bytes`);
+  const anchored = fresh.sinusoidal.createTable({ maxPositions: 8192, dim: 4096, precision: 'fast', storage: 'anchored' });
+  const grownAnchored = fresh.memory.bytes - before;
+  const full = fresh.sinusoidal.createTable({ maxPositions: 8192, dim: 4096, precision: 'fast' }); // 'auto': 128 MiB of rows
+  const grownFull = fresh.memory.bytes - before;
+  assert.ok(grownAnchored < 16 * 2 ** 20, `anchored table grew memory by ${grownAnchored} bytes`);
+  assert.ok(grownFull >= 128 * 2 ** 20, `full table grew memory by ${grownFull} bytes`);
   // What each table says it holds: 8 dim (8192/32 + 32) floats of anchored rows, or every row.
-  assert.equal(fast.bytes, 2 * 4096 * (8192 / 32 + 32) * 4);
-  assert.equal(exact.bytes, 8192 * 4096 * 4);
-  const row = fast.lookup({ positionIds: [8191] }).data;
-  assert.deepEqual(row, fresh.sinusoidal.table({ length: 8192, dim: 4096, precision: 'fast' }).data.subarray(8191 * 4096));
-  fast.dispose();
-  exact.dispose();
-  assert.equal(fast.bytes, 0);
+  assert.equal(anchored.bytes, 2 * 4096 * (8192 / 32 + 32) * 4);
+  assert.equal(anchored.storage, 'anchored');
+  assert.equal(full.bytes, 8192 * 4096 * 4);
+  assert.equal(full.storage, 'rows');
+  const want = fresh.sinusoidal.table({ length: 8192, dim: 4096, precision: 'fast' }).data.subarray(8191 * 4096);
+  assert.deepEqual(anchored.lookup({ positionIds: [8191] }).data, want);
+  assert.deepEqual(full.lookup({ positionIds: [8191] }).data, want);
+  anchored.dispose();
+  full.dispose();
+  assert.equal(anchored.bytes, 0);
+  // Past 256 MiB of full rows, 'auto' keeps anchored rows (18 MiB here instead of 256 MiB + 16 KiB).
+  const past = fresh.sinusoidal.createTable({ maxPositions: 16385, dim: 4096, precision: 'fast' });
+  assert.equal(past.storage, 'anchored');
+  past.dispose();
+});
+
+test("createTable's storage: 'rows' keeps full rows at any size, 'anchored' only for fast tables of 64 rows or more", () => {
+  for (const options of [{ maxPositions: 63, dim: 4, storage: 'rows' }, { maxPositions: 100, dim: 4 }, { maxPositions: 100, dim: 4, storage: 'auto' }]) {
+    const rows = pe.sinusoidal.createTable(options); // exact tables keep full rows
+    assert.equal(rows.storage, 'rows');
+    rows.dispose();
+  }
+  const create = (o) => () => pe.sinusoidal.createTable({ maxPositions: 100, dim: 4, ...o });
+  throwsPosEnc(create({ storage: 'anchored' }), 'INVALID_ARGUMENT', /storage 'anchored' needs precision 'fast'/);
+  throwsPosEnc(create({ storage: 'anchored', precision: 'fast', maxPositions: 63 }), 'INVALID_ARGUMENT', /maxPositions >= 64.*got 63/);
+  throwsPosEnc(create({ storage: 'full' }), 'INVALID_ARGUMENT', /storage must be 'auto' or 'rows' or 'anchored', got 'full'/);
+  throwsPosEnc(create({ storage: 1 }), 'INVALID_TYPE', /sinusoidal\.createTable: storage/);
+  throwsPosEnc(create({ storage: 'anchored', precision: 'fast', maxPositions: 2 ** 31 - 1, dim: 2 ** 31 - 1 }), 'SIZE_OVERFLOW', /anchored rows/);
 });
 
 test("large positions: exact within 1.2e-7 of float64 up to 1e8, 'fast' within 3.2e-7 up to 1e9 (docs/reference.md)", () => {

@@ -1,7 +1,7 @@
 // PositionTable: a [rows, dim] table kept in WebAssembly memory for repeated lookups and adds.
 // Used for uploaded learned tables and for cached sinusoidal tables. Its storage is either the full
-// rows or, for fast sinusoidal tables, the compact anchored form (posenc/sinusoidal.hpp); both
-// answer the same calls through bindings of the same shape.
+// rows or, for large fast sinusoidal tables, the compact anchored form (posenc/sinusoidal.hpp);
+// both answer the same calls through bindings of the same shape.
 import * as args from '../runtime/args.js';
 import type { PositionIdsInput, Tensor, TensorInput } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
@@ -12,7 +12,11 @@ import { HeapScope } from '../runtime/scope.js';
 import type { Ptr } from '../runtime/raw-module.js';
 import type { TableAddArgs, TableLookupArgs } from '../generated/boundary.js';
 
-/** @internal How a table's storage is read: full rows (tableLookup/tableAdd) or anchored rows. */
+/**
+ * What a table keeps: `'rows'`, every row (learned tables, exact and most `'fast'` sinusoidal
+ * tables), or `'anchored'`, the anchor and offset rows a `precision: 'fast'` sinusoidal table is
+ * made of (posenc computes each row from them).
+ */
 export type TableStorage = 'rows' | 'anchored';
 
 /** The bound lookup and add of a storage (tableLookup/tableAdd or their anchored twins, same arguments). */
@@ -57,8 +61,9 @@ export class PositionTable extends HeapObject {
   readonly rows: number;
   /** Width of each row. */
   readonly dim: number;
+  /** Full rows, or a fast sinusoidal table's anchored rows (`sinusoidal.createTable`'s `storage`). */
+  readonly storage: TableStorage;
   #name: string;
-  #storage: TableStorage;
   #ops: StorageOps;
   #bytes: number;
 
@@ -69,7 +74,7 @@ export class PositionTable extends HeapObject {
     this.dim = dim;
     this.#name = name;
     this.#bytes = (storage === 'rows' ? rows * dim : heap.call.anchoredTableFloats({ rows, dim })) * 4;
-    this.#storage = storage;
+    this.storage = storage;
     this.#ops = storageOps(heap, storage);
   }
 
@@ -101,7 +106,7 @@ export class PositionTable extends HeapObject {
   toTensor(): Tensor {
     const fn = `${this.#name}.toTensor`;
     const table = this.live(fn);
-    if (this.#storage === 'anchored') return lookupRows(this.heap, fn, { length: this.rows }, () => this.live(fn), this.rows, this.dim, this.#ops.lookup);
+    if (this.storage === 'anchored') return lookupRows(this.heap, fn, { length: this.rows }, () => this.live(fn), this.rows, this.dim, this.#ops.lookup);
     return { data: this.heap.f32(table, this.rows * this.dim).slice(), dims: [this.rows, this.dim] };
   }
 }

@@ -70,10 +70,30 @@ export interface SinusoidalAddOptions {
   positionIds?: PositionIdsInput;
 }
 
+/**
+ * How a cached `precision: 'fast'` table keeps its rows (an exact table always keeps full rows):
+ * `'rows'`: every row, `maxPositions * dim * 4` bytes; `addTo` is a plain add, the fastest.
+ * `'anchored'`: only the anchor and offset rows the fast values are made of
+ * (`2 * dim * (ceil(maxPositions / 32) + 32)` floats, about 1/14 of the rows at 8192 positions);
+ * `addTo` combines four small operands per value, 1.6-2.6x slower than adding full rows in the
+ * run of docs/performance.md; `maxPositions` must be at least 64. `'auto'` (default): full
+ * rows up to 256 MiB, anchored beyond. Both give the same bits; {@link PositionTable.storage} says
+ * which a table keeps.
+ */
+export type TableStorageChoice = (typeof TABLE_STORAGES)[number];
+
+/** The values of {@link TableStorageChoice}. */
+const TABLE_STORAGES = ['auto', 'rows', 'anchored'] as const;
+
+/** A `'fast'` table with `storage: 'auto'` keeps full rows up to this many bytes (256 MiB), anchored rows beyond. */
+const FULL_ROWS_BUDGET_BYTES = 256 * 2 ** 20;
+
 /** Options of {@link SinusoidalApi.createTable}. */
 export interface SinusoidalCreateTableOptions extends SinusoidalParams {
   /** Number of positions to precompute (0..maxPositions-1), as for `pe.rope.createCache`. */
   maxPositions: number;
+  /** Full or anchored rows for a `precision: 'fast'` table (default `'auto'`); see {@link TableStorageChoice}. */
+  storage?: TableStorageChoice;
 }
 
 /** Sinusoidal encodings: `pe.sinusoidal`. */
@@ -86,9 +106,9 @@ export interface SinusoidalApi {
   frequencies(options: { dim: number; base?: number }): Float64Array;
   /**
    * Precomputes positions 0..maxPositions-1 into WebAssembly memory for repeated `addTo`/`lookup`.
-   * With `precision: 'fast'` the table keeps only its anchor rows and 32 offset rows (from about 70
-   * rows on): the same values as `table({ precision: 'fast' })`, in about 2/32 of the memory of
-   * full rows, and `addTo` reads that much less.
+   * A `precision: 'fast'` table holds the values of `table({ precision: 'fast' })`, as full rows up
+   * to 256 MiB (the fastest adds) and beyond that as its anchor rows and 32 offset rows only (about
+   * 2/32 of the memory); `storage` chooses either ({@link TableStorageChoice}).
    */
   createTable(options: SinusoidalCreateTableOptions): PositionTable;
 }
@@ -100,6 +120,27 @@ function params(fn: string, opts: Record<string, unknown>, dim?: number) {
     layout: opts.layout === undefined ? 0 : args.choice(fn, 'layout', opts.layout, SINUSOID_LAYOUTS),
     precision: opts.precision === undefined ? 0 : args.choice(fn, 'precision', opts.precision, SINUSOID_PRECISIONS),
   };
+}
+
+/**
+ * Whether a table keeps anchored rows (posenc/sinusoidal.hpp): the same values as full rows, a
+ * fraction of the memory, but addTo computes each value from four operands where full rows are a
+ * plain add. 'auto' keeps full rows while they fit the budget, and anchored rows only where they
+ * are smaller (from ~70 rows on; under 64 rows a fast table is exact, which anchors do not give).
+ */
+function anchoredStorage(
+  fn: string, storage: TableStorageChoice, fast: boolean, rows: number, dim: number,
+  anchoredFloats: (rows: number, dim: number) => number,
+): boolean {
+  if (storage === 'rows') return false;
+  if (storage === 'anchored') {
+    if (!fast) throw new PosEncError('INVALID_ARGUMENT', `${fn}: storage 'anchored' needs precision 'fast' (an exact table keeps full rows)`);
+    if (rows < 64) throw new PosEncError('INVALID_ARGUMENT', `${fn}: storage 'anchored' needs maxPositions >= 64 (a shorter fast table is exact), got ${rows}`);
+    return true;
+  }
+  if (!fast || rows * dim * 4 <= FULL_ROWS_BUDGET_BYTES) return false;
+  const floats = anchoredFloats(rows, dim);
+  return floats > 0 && floats < rows * dim;
 }
 
 export function sinusoidalApi(heap: Heap): SinusoidalApi {
@@ -171,16 +212,17 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
 
   function createTable(options: SinusoidalCreateTableOptions): PositionTable {
     const fn = 'sinusoidal.createTable';
-    const opts = args.options(fn, options, ['dim', 'base', 'layout', 'precision', 'maxPositions']);
+    const opts = args.options(fn, options, ['dim', 'base', 'layout', 'precision', 'maxPositions', 'storage']);
     const p = params(fn, opts);
     const rows = args.integer(fn, 'maxPositions', args.required(fn, opts, 'maxPositions'));
-    // A fast table is kept as its anchor and offset rows when that is smaller (from ~70 rows on):
-    // the same values, a fraction of the memory, and addTo reads far less (posenc/sinusoidal.hpp).
-    const anchoredFloats = SINUSOID_PRECISIONS[p.precision] === 'fast' ? call.anchoredTableFloats({ rows, dim: p.dim }) : -1;
-    const anchored = anchoredFloats > 0 && anchoredFloats < rows * p.dim;
+    const storage = opts.storage === undefined ? 'auto' : TABLE_STORAGES[args.choice(fn, 'storage', opts.storage, TABLE_STORAGES)]!;
+    const anchored = anchoredStorage(fn, storage, SINUSOID_PRECISIONS[p.precision] === 'fast', rows, p.dim,
+      (r, d) => call.anchoredTableFloats({ rows: r, dim: d }));
+    const floats = anchored ? call.anchoredTableFloats({ rows, dim: p.dim }) : rows * p.dim;
+    if (floats < 0) throw new PosEncError('SIZE_OVERFLOW', `${fn}: anchored rows for ${rows} x ${p.dim} do not fit WebAssembly memory`);
     const scope = new HeapScope(heap);
     try {
-      const ptr = scope.alloc((anchored ? anchoredFloats : rows * p.dim) * 4, 'the sinusoidal table');
+      const ptr = scope.alloc(floats * 4, 'the sinusoidal table');
       heap.check(anchored
         ? call.anchoredTableBuild({ storage: ptr, rows, dim: p.dim, base: p.base, layout: p.layout })
         : call.sinusoidalTable({ out: ptr, count: rows, ...p, offset: 0, ids: 0 }), fn);

@@ -267,7 +267,7 @@ export default {
     cases: (c) => {
       const big = c.params.heads === 32 && c.params.dim === 128;
       const small = c.params.heads === 8 && c.params.dim === 64;
-      return (c.params.pairing === 'half' && (big || small)) || (big && c.params.tokens === 128);
+      return (c.params.pairing === 'half' && (big || small)) || (big && c.params.tokens >= 128);
     },
     rows: ['posenc-apply', 'posenc-apply-wasm', 'posenc-cache-wasm'],
     names: { 'posenc-apply': 'rope.apply, copies', 'posenc-apply-wasm': 'rope.apply, WasmTensor', 'posenc-cache-wasm': 'RopeCache.apply, WasmTensor' },

@@ -3,20 +3,29 @@
 // reduction and (under wasm) to scalar float->int conversions (docs/building.md section 8).
 //
 // Method: Cody-Waite reduction by pi/2 with a three-piece constant, the quadrant kept in floating
-// point (no float->int conversion anywhere), and Taylor polynomials on |r| <= pi/4.
+// point (no float->int conversion anywhere), and Taylor polynomials on |r| <= pi/4. That reduction
+// is exact to double rounding only while k * kPio2Mid is exact (|k| <= kMaxReducedQuadrant); a batch
+// with any angle beyond goes to std::sin/std::cos lane by lane, whose reduction is exact for every
+// finite double (glibc and musl's __rem_pio2 switch to Payne-Hanek for large arguments).
 #pragma once
+
+#include <cmath>
+#include <cstddef>
 
 #include <xsimd/xsimd.hpp>
 
 namespace posenc::kernels::simd {
 
-// pi/2 = kPio2Hi + kPio2Mid + kPio2Lo, the first two with 32 significant bits, so k * kPio2Hi and
-// k * kPio2Mid are exact for |k| < 2^21 (angles up to ~3.3e6 rad); beyond that the reduction error
-// grows like one ulp of the angle, which the angle itself already carries.
+// pi/2 = kPio2Hi + kPio2Mid + kPio2Lo, the first two with 31 and 32 significant bits, so k * kPio2Hi
+// and k * kPio2Mid are exact for |k| <= 2^21 (angles up to 2^21 pi/2 ~ 3.29e6 rad). Beyond that the
+// products round and the reduced angle loses bits (under wasm, which has no fused multiply-add:
+// 2.4e-6 off at 1e12 rad, meaningless by 1e16), so larger angles take the scalar path.
+// tests/cpp/kernels_test.cpp checks both sides of the bound and every binade up to 1.8e308.
 constexpr double kTwoOverPi = 0.6366197723675814;
 constexpr double kPio2Hi = 1.5707963267341256;
 constexpr double kPio2Mid = 6.077100506303966e-11;
 constexpr double kPio2Lo = 2.0222662487959506e-21;
+constexpr double kMaxReducedQuadrant = 2097152.0;  // 2^21
 
 // Taylor coefficients: sin r = r + r^3 (S1 + z S2 + ...), cos r = 1 - z/2 + z^2 (C1 + z C2 + ...),
 // z = r^2. On |r| <= pi/4 the first omitted terms are below 5e-17 (sin) and 3e-18 (cos).
@@ -35,9 +44,29 @@ constexpr double kC5 = 1.0 / 479001600.0;
 constexpr double kC6 = -1.0 / 87178291200.0;
 constexpr double kC7 = 1.0 / 20922789888000.0;
 
+/// The exact path for a batch holding an angle beyond the reduction's range: every lane through
+/// std::sin/std::cos. Kept out of line so the polynomial path stays a straight run of SIMD code.
+template <class B>
+[[gnu::noinline, gnu::cold]] void sincos_batch_scalar(B theta, B& sin_out, B& cos_out) {
+  alignas(64) double in[B::size];
+  alignas(64) double s[B::size];
+  alignas(64) double c[B::size];
+  theta.store_aligned(in);
+  for (std::size_t j = 0; j < B::size; ++j) {
+    s[j] = std::sin(in[j]);
+    c[j] = std::cos(in[j]);
+  }
+  sin_out = B::load_aligned(s);
+  cos_out = B::load_aligned(c);
+}
+
 template <class B>
 inline void sincos_batch(B theta, B& sin_out, B& cos_out) {
   const B k = xsimd::nearbyint(theta * B(kTwoOverPi));
+  if (xsimd::any(xsimd::abs(k) > B(kMaxReducedQuadrant))) {
+    sincos_batch_scalar(theta, sin_out, cos_out);
+    return;
+  }
   const B r = ((theta - k * B(kPio2Hi)) - k * B(kPio2Mid)) - k * B(kPio2Lo);
   const B z = r * r;
 

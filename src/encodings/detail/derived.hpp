@@ -1,0 +1,79 @@
+// Checks on the quantities posenc derives from a caller's parameters (inverse frequencies, rescaled
+// bases, attention factors, xPos scales, angles): every such quantity is checked here, where it is
+// formed, and an error names the input that made it unusable ("scaling.factor 1e-300 makes inverse
+// frequency 3 Infinity"), so no accepted parameter can turn into a NaN or infinite output.
+#pragma once
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstddef>
+#include <string>
+
+#include "encodings/detail/checks.hpp"
+#include "posenc/positions.hpp"
+#include "posenc/status.hpp"
+
+namespace posenc::detail {
+
+/// The input a derived quantity is computed from, as messages name it: {"scaling.factor", 1e-300}.
+struct Cause {
+  std::string name;
+  double value;
+};
+
+inline std::string describe(const Cause& cause) { return cause.name + " " + format_number(cause.value); }
+
+/// A derived quantity `what` (e.g. "the rescaled base") must be finite, and > 0 with `positive`.
+inline Status check_derived(const std::string& what, double value, const Cause& cause, bool positive = false) {
+  if (std::isfinite(value) && (!positive || value > 0)) return {};
+  return invalid(describe(cause) + " makes " + what + " " + format_number(value) +
+                 (positive ? " (it must be finite and > 0)" : " (it must be finite)"));
+}
+
+/// Derived inverse frequencies (radians per position) must all be finite.
+inline Status check_derived_frequencies(const double* freq, std::size_t n, const Cause& cause) {
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(freq[i])) {
+      return invalid(describe(cause) + " makes inverse frequency " + std::to_string(i) + " " + format_number(freq[i]) +
+                     " (it must be finite)");
+    }
+  }
+  return {};
+}
+
+/// A factor that multiplies cosines and sines before they are rounded to float32 (an attention
+/// factor, an xPos scale) must be finite, > 0 and at most FLT_MAX, or the rounded values would be
+/// infinite.
+inline Status check_output_scale(const std::string& what, double value, const Cause& cause) {
+  if (std::isfinite(value) && value > 0 && value <= FLT_MAX) return {};
+  return invalid(describe(cause) + " makes " + what + " " + format_number(value) +
+                 " (it multiplies float32 cosines and sines, so it must be > 0 and at most 3.4028235e+38)");
+}
+
+/// The largest |position| among the tokens of a [batch, seq] call (a range: its two ends).
+inline double max_abs_position(const Positions& positions, std::size_t batch, std::size_t seq) {
+  if (positions.is_range()) {
+    return std::fmax(std::fabs(positions.offset), std::fabs(positions.offset + static_cast<double>(seq - 1)));
+  }
+  const std::size_t n = positions.per_batch ? batch * seq : seq;
+  double m = 0.0;
+  for (std::size_t i = 0; i < n; ++i) m = std::fmax(m, std::fabs(positions.ids[i]));
+  return m;
+}
+
+/// Every angle p * w_i with |p| <= max_abs_position must be finite. Rounding is monotonic, so the
+/// largest position times the largest frequency bounds every angle: one product checks them all.
+/// OUT_OF_RANGE, naming the position (`positions_name`, e.g. "positionIds") and the frequency.
+inline Status check_angles(const char* positions_name, double max_abs_position, const double* freq, std::size_t n) {
+  if (n == 0) return {};
+  const double* widest = std::max_element(freq, freq + n, [](double a, double b) { return std::fabs(a) < std::fabs(b); });
+  const double angle = max_abs_position * std::fabs(*widest);
+  if (std::isfinite(angle)) return {};
+  return error(StatusCode::out_of_range,
+               std::string(positions_name) + " reach |position| " + format_number(max_abs_position) +
+                   ", where inverse frequency " + std::to_string(widest - freq) + " (" + format_number(*widest) +
+                   ") makes the angle position * frequency overflow to Infinity");
+}
+
+}  // namespace posenc::detail

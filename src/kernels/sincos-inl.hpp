@@ -4,13 +4,10 @@
 //
 // Method: Cody-Waite reduction by pi/2 with a three-piece constant, the quadrant kept in floating
 // point (no float->int conversion anywhere), and Taylor polynomials on |r| <= pi/4. That reduction
-// is exact to double rounding only while k * kPio2Mid is exact (|k| <= kMaxReducedQuadrant); a batch
-// with any angle beyond goes to std::sin/std::cos lane by lane, whose reduction is exact for every
-// finite double (glibc and musl's __rem_pio2 switch to Payne-Hanek for large arguments).
+// is exact to double rounding only while k * kPio2Mid is exact (|k| <= 2^21); larger angles
+// are flagged (beyond_reduction) and recomputed with std::sin/std::cos, whose reduction is
+// exact for every finite double (glibc and musl's __rem_pio2 switch to Payne-Hanek for large ones).
 #pragma once
-
-#include <cmath>
-#include <cstddef>
 
 #include <xsimd/xsimd.hpp>
 
@@ -25,7 +22,6 @@ constexpr double kTwoOverPi = 0.6366197723675814;
 constexpr double kPio2Hi = 1.5707963267341256;
 constexpr double kPio2Mid = 6.077100506303966e-11;
 constexpr double kPio2Lo = 2.0222662487959506e-21;
-constexpr double kMaxReducedQuadrant = 2097152.0;  // 2^21
 
 // Taylor coefficients: sin r = r + r^3 (S1 + z S2 + ...), cos r = 1 - z/2 + z^2 (C1 + z C2 + ...),
 // z = r^2. On |r| <= pi/4 the first omitted terms are below 5e-17 (sin) and 3e-18 (cos).
@@ -44,29 +40,22 @@ constexpr double kC5 = 1.0 / 479001600.0;
 constexpr double kC6 = -1.0 / 87178291200.0;
 constexpr double kC7 = 1.0 / 20922789888000.0;
 
-/// The exact path for a batch holding an angle beyond the reduction's range: every lane through
-/// std::sin/std::cos. Kept out of line so the polynomial path stays a straight run of SIMD code.
+/// Angles whose quadrant count nearbyint(theta * 2/pi) stays within 2^21 (3.29e6 is just below
+/// 2^21 pi/2 = 3294198.4): sincos_batch is exact for them.
+constexpr double kMaxReducedAngle = 3.29e6;
+
+/// Lanes sincos_batch cannot reduce exactly (|theta| > kMaxReducedAngle, or infinite). The caller
+/// ORs these masks over its loop and redoes the flagged lanes with std::sin/std::cos afterwards, so
+/// the loop itself stays branch-free.
 template <class B>
-[[gnu::noinline, gnu::cold]] void sincos_batch_scalar(B theta, B& sin_out, B& cos_out) {
-  alignas(64) double in[B::size];
-  alignas(64) double s[B::size];
-  alignas(64) double c[B::size];
-  theta.store_aligned(in);
-  for (std::size_t j = 0; j < B::size; ++j) {
-    s[j] = std::sin(in[j]);
-    c[j] = std::cos(in[j]);
-  }
-  sin_out = B::load_aligned(s);
-  cos_out = B::load_aligned(c);
+inline auto beyond_reduction(B theta) {
+  return xsimd::abs(theta) > B(kMaxReducedAngle);
 }
 
+/// sin and cos of every lane by the polynomial path; exact for |theta| <= kMaxReducedAngle only.
 template <class B>
 inline void sincos_batch(B theta, B& sin_out, B& cos_out) {
   const B k = xsimd::nearbyint(theta * B(kTwoOverPi));
-  if (xsimd::any(xsimd::abs(k) > B(kMaxReducedQuadrant))) {
-    sincos_batch_scalar(theta, sin_out, cos_out);
-    return;
-  }
   const B r = ((theta - k * B(kPio2Hi)) - k * B(kPio2Mid)) - k * B(kPio2Lo);
   const B z = r * r;
 

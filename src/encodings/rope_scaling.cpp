@@ -296,11 +296,13 @@ Status scale_longrope(const RopeConfig& c, RopeFrequencies* out) {
     out->longrope_long = c.seq_len && *c.seq_len > *original;
   }
   const std::vector<double>& ext = out->longrope_long ? s.long_factor : s.short_factor;
-  const char* list_name = out->longrope_long ? "scaling.longFactor[" : "scaling.shortFactor[";
+  const char* list_name = out->longrope_long ? "scaling.longFactor" : "scaling.shortFactor";
   for (std::size_t i = 0; i < pairs; ++i) {
     out->inv_freq[i] /= ext[i];
-    POSENC_RETURN_IF_ERROR(detail::check_derived("inverse frequency " + std::to_string(i), out->inv_freq[i],
-                                                 {list_name + std::to_string(i) + "]", ext[i]}));
+    if (!std::isfinite(out->inv_freq[i])) {  // named by its own list entry
+      return detail::check_derived_frequencies(out->inv_freq.data(), i + 1,
+                                               {list_name, ext[i], static_cast<std::ptrdiff_t>(i)});
+    }
   }
   return {};
 }

@@ -16,22 +16,30 @@
 
 namespace posenc::detail {
 
-/// The input a derived quantity is computed from, as messages name it: {"scaling.factor", 1e-300}.
+/// The input a derived quantity is computed from, as messages name it: {"scaling.factor", 1e-300},
+/// or an entry of a list, {"scaling.shortFactor", 0.5, 3}. Plain pointers: checks that pass build no
+/// string (a decode step checks its frequencies at every call).
 struct Cause {
-  std::string name;
+  const char* name;
   double value;
+  std::ptrdiff_t index = -1;  ///< the entry of a list, or -1
 };
 
-inline std::string describe(const Cause& cause) { return cause.name + " " + format_number(cause.value); }
+inline std::string describe(const Cause& cause) {
+  std::string name = cause.name;
+  if (cause.index >= 0) name += "[" + std::to_string(cause.index) + "]";
+  return name + " " + format_number(cause.value);
+}
 
 /// A derived quantity `what` (e.g. "the rescaled base") must be finite, and > 0 with `positive`.
-inline Status check_derived(const std::string& what, double value, const Cause& cause, bool positive = false) {
+inline Status check_derived(const char* what, double value, const Cause& cause, bool positive = false) {
   if (std::isfinite(value) && (!positive || value > 0)) return {};
   return invalid(describe(cause) + " makes " + what + " " + format_number(value) +
                  (positive ? " (it must be finite and > 0)" : " (it must be finite)"));
 }
 
-/// Derived inverse frequencies (radians per position) must all be finite.
+/// Derived inverse frequencies (radians per position) must all be finite. `cause.index` >= 0 names
+/// a per-pair input (the list entry of each pair).
 inline Status check_derived_frequencies(const double* freq, std::size_t n, const Cause& cause) {
   for (std::size_t i = 0; i < n; ++i) {
     if (!std::isfinite(freq[i])) {
@@ -45,7 +53,7 @@ inline Status check_derived_frequencies(const double* freq, std::size_t n, const
 /// A factor that multiplies cosines and sines before they are rounded to float32 (an attention
 /// factor, an xPos scale) must be finite, > 0 and at most FLT_MAX, or the rounded values would be
 /// infinite.
-inline Status check_output_scale(const std::string& what, double value, const Cause& cause) {
+inline Status check_output_scale(const char* what, double value, const Cause& cause) {
   if (std::isfinite(value) && value > 0 && value <= FLT_MAX) return {};
   return invalid(describe(cause) + " makes " + what + " " + format_number(value) +
                  " (it multiplies float32 cosines and sines, so it must be > 0 and at most 3.4028235e+38)");

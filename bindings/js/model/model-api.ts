@@ -136,7 +136,12 @@ export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi): ModelApi {
 
   /** Every layer's model-load frequencies and attention factor are finite (the core checks them where they are formed). */
   function checkFrequencies(fn: string, plan: ModelPlan): void {
-    plan.layers.forEach((_layer, index) => {
+    const checked = new Set<string>(); // layers share specs: each distinct one once (a plan may hold 65536 layers)
+    plan.layers.forEach((layer, index) => {
+      if (!layer.rope) return;
+      const key = JSON.stringify(layer.rope.spec);
+      if (checked.has(key)) return;
+      checked.add(key);
       try {
         frequencies(plan, index);
       } catch (error) {

@@ -86,8 +86,8 @@ Status check_axis_positions(const AxisPositions& p, std::size_t batch, std::size
 double axis_max_abs_position(const AxisPositions& p, std::size_t batch, std::size_t seq) {
   if (p.ids == nullptr) return max_abs_position(Positions::range(p.offset), batch, seq);
   const std::size_t n = p.axes * (p.per_batch ? batch : 1) * seq;
-  double m = 0.0;
-  for (std::size_t i = 0; i < n; ++i) m = std::fmax(m, std::fabs(p.ids[i]));
+  double m = 0.0;  // plain compares, as in max_abs_position
+  for (std::size_t i = 0; i < n; ++i) m = std::fabs(p.ids[i]) > m ? std::fabs(p.ids[i]) : m;
   return m;
 }
 

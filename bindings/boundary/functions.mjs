@@ -39,7 +39,7 @@ export const functions = {
     doc: 'Adds the encoding into x [batch, seq, dim] in place',
     args: { x: 'ptr', batch: 'i32', seq: 'i32', dim: 'i32', base: 'f64', layout: 'SinusoidLayout', precision: 'SinusoidPrecision', ...positions },
   },
-  sinusoidalFrequencies: { doc: 'The ceil(dim/2) frequencies (float64) at out', args: { out: 'ptr', dim: 'i32', base: 'f64' }, returns: 'void' },
+  sinusoidalFrequencies: { doc: 'The ceil(dim/2) frequencies (float64) at out, each checked finite', args: { out: 'ptr', dim: 'i32', base: 'f64' } },
   anchoredTableFloats: { doc: 'Floats an anchored table needs, or -1 if the count overflows', args: { rows: 'i32', dim: 'i32' }, returns: 'f64' },
   anchoredTableBuild: { doc: 'Builds an anchored (cached fast) table', args: { storage: 'ptr', rows: 'i32', dim: 'i32', base: 'f64', layout: 'SinusoidLayout' } },
   anchoredTableLookup: { doc: 'count rows of an anchored table at out', args: { table: 'ptr', rows: 'i32', dim: 'i32', out: 'ptr', count: 'i32', offset: 'f64', ids: 'ptr' } },

@@ -34,10 +34,8 @@ Status anchored_table_build_binding(const AnchoredTableBuildArgs& a) {
                               ptr<float>(a.storage));
 }
 
-void sinusoidal_frequencies_binding(const SinusoidalFrequenciesArgs& a) {
-  const SinusoidalParams p{a.dim, a.base};
-  double* w = ptr<double>(a.out);
-  for (int i = 0; i < (a.dim + 1) / 2; ++i) w[i] = sinusoid_frequency(p, i);
+Status sinusoidal_frequencies_binding(const SinusoidalFrequenciesArgs& a) {
+  return sinusoidal_frequencies(SinusoidalParams{a.dim, a.base}, ptr<double>(a.out));
 }
 
 // Same fields as tableLookup / tableAdd, so a PositionTable can hold either storage.

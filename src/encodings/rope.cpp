@@ -9,6 +9,7 @@
 
 #include "encodings/detail/angle_rows.hpp"
 #include "encodings/detail/checks.hpp"
+#include "encodings/detail/derived.hpp"
 #include "encodings/detail/rope_driver.hpp"
 #include "encodings/detail/rope_rows.hpp"
 
@@ -24,7 +25,8 @@ Status check_rotation(const RopeRotation& r) {
                              detail::format_number(r.inv_freq[i]));
     }
   }
-  return detail::check_positive("attentionFactor", r.attention_factor);
+  POSENC_RETURN_IF_ERROR(detail::check_positive("attentionFactor", r.attention_factor));
+  return detail::check_output_scale("the scale of cos and sin", r.attention_factor, {"attentionFactor", r.attention_factor});
 }
 
 }  // namespace
@@ -67,6 +69,8 @@ Status rope_angles(const RopeConfig& config, const double* positions, std::size_
   const std::size_t pairs = freq.inv_freq.size();
   std::size_t total = 0;
   POSENC_RETURN_IF_ERROR(detail::checked_product({count, pairs}, "the angles", &total));
+  POSENC_RETURN_IF_ERROR(detail::check_angles("positionIds", detail::max_abs_position(Positions::list(positions), 1, count),
+                                              freq.inv_freq.data(), pairs));
   for (std::size_t t = 0; t < count; ++t) {
     for (std::size_t i = 0; i < pairs; ++i) out[t * pairs + i] = positions[t] * freq.inv_freq[i];
   }
@@ -82,6 +86,8 @@ Status rope_fill_table(const RopeRotation& rotation, std::size_t rows, float* co
   const auto pairs = static_cast<std::size_t>(rotation.rotary_dim / 2);
   std::size_t total = 0;
   POSENC_RETURN_IF_ERROR(detail::checked_product({rows, pairs}, "the cos/sin table", &total));
+  POSENC_RETURN_IF_ERROR(detail::check_angles("the table's positions 0 .. maxPositions - 1", static_cast<double>(rows - 1),
+                                              rotation.inv_freq, pairs));
   detail::angle_rows_range(rotation.inv_freq, pairs, 0.0, rows,
                            detail::AngleSink{sin, cos, pairs, 1, rotation.attention_factor});
   return {};

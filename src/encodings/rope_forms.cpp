@@ -15,6 +15,7 @@
 #include <string>
 
 #include "encodings/detail/checks.hpp"
+#include "encodings/detail/derived.hpp"
 #include "encodings/detail/rope_axes.hpp"
 #include "encodings/detail/rope_driver.hpp"
 #include "encodings/detail/rope_rows.hpp"
@@ -39,7 +40,7 @@ Status apply_mapped(const std::vector<double>& freq, const std::vector<std::size
 class XPosRows {
  public:
   Status init(const RopeFrequencies& freq, int rotary_dim, Pairing pairing, const XPosConfig& xpos,
-              const Positions& positions, std::size_t seq) {
+              const Positions& positions, std::size_t batch, std::size_t seq) {
     freq_ = &freq;
     pairing_ = pairing;
     positions_ = &positions;
@@ -55,8 +56,30 @@ class XPosRows {
     for (std::size_t i = 0; i < pairs; ++i) {
       log_zeta_[i] = std::log((2.0 * static_cast<double>(i) + xpos.gamma * r) / ((1.0 + xpos.gamma) * r));
     }
+    POSENC_RETURN_IF_ERROR(check_scales(positions, batch, seq));
     POSENC_RETURN_IF_ERROR(q_rows_.allocate(pairs, pairing, true));
     return k_rows_.allocate(pairs, pairing, true);
+  }
+
+  /// The angles and the largest scale factor * zeta_i^(|p - c| / B) of any token must be finite
+  /// (and the scale at most FLT_MAX: it multiplies float32 rows).
+  Status check_scales(const Positions& positions, std::size_t batch, std::size_t seq) const {
+    const std::size_t pairs = freq_->inv_freq.size();
+    POSENC_RETURN_IF_ERROR(detail::check_angles(positions.is_range() ? "the positions offset .. offset + seq - 1" : "positionIds",
+                                                detail::max_abs_position(positions, batch, seq), freq_->inv_freq.data(), pairs));
+    double distance = 0.0;  // the largest |p - c|
+    if (positions.is_range()) {
+      distance = std::fmax(std::fabs(positions.offset - center_),
+                           std::fabs(positions.offset + static_cast<double>(seq - 1) - center_));
+    } else {
+      const std::size_t n = positions.per_batch ? batch * seq : seq;
+      for (std::size_t i = 0; i < n; ++i) distance = std::fmax(distance, std::fabs(positions.ids[i] - center_));
+    }
+    double log_zeta = 0.0;
+    for (double l : log_zeta_) log_zeta = std::fmax(log_zeta, std::fabs(l));
+    const double widest = freq_->attention_factor * std::exp(distance / scale_base_ * log_zeta);
+    return detail::check_output_scale("the xPos scale zeta^(|position - center| / scaleBase) of some token", widest,
+                                      {"scaleBase", scale_base_});
   }
 
   detail::ChunkRowPointers chunk(std::size_t g, std::size_t s0, std::size_t count) {
@@ -183,7 +206,7 @@ Status rope_apply_xpos(const RopeConfig& config, Pairing pairing, const XPosConf
   POSENC_RETURN_IF_ERROR(rope_frequencies_at(config, rope_length_of(positions, t.batch, t.seq), &freq));
 
   XPosRows rows;
-  POSENC_RETURN_IF_ERROR(rows.init(freq, config.rotary_dim, pairing, xpos, positions, t.seq));
+  POSENC_RETURN_IF_ERROR(rows.init(freq, config.rotary_dim, pairing, xpos, positions, t.batch, t.seq));
   detail::drive_rope(t, {pairing, freq.inv_freq.size()}, positions.per_batch, rows);
   return {};
 }

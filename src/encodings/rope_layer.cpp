@@ -14,6 +14,8 @@
 //                 get_llama_4_attn_scale.
 #include "posenc/rope_layer.hpp"
 
+#include <algorithm>
+#include <cfloat>
 #include <cmath>
 #include <string>
 
@@ -30,6 +32,30 @@ Status check_query_scale(const QueryScale& q) {
   POSENC_RETURN_IF_ERROR(detail::check_finite("queryScale.scale", q.scale));
   POSENC_RETURN_IF_ERROR(detail::check_positive("queryScale.floorScale", q.floor_scale));
   return detail::check_finite("queryScale.positionOffset", q.position_offset);
+}
+
+/// The query scale at every token's position must be finite and fit float32 (it multiplies float32
+/// queries). It is monotonic in the position, so the first and last positions bound it; a position
+/// where floor((p + positionOffset) / floorScale) < 0 makes log1p -Infinity or NaN.
+Status check_query_scales(const QueryScale& q, const Positions& positions, std::size_t batch, std::size_t seq) {
+  double lowest = positions.offset;
+  double highest = positions.offset + static_cast<double>(seq - 1);
+  if (!positions.is_range()) {
+    const std::size_t n = positions.per_batch ? batch * seq : seq;
+    const auto [lo, hi] = std::minmax_element(positions.ids, positions.ids + n);
+    lowest = *lo;
+    highest = *hi;
+  }
+  for (double p : {lowest, highest}) {
+    const double v = query_scale_at(q, p);
+    if (!std::isfinite(v) || std::fabs(v) > FLT_MAX) {
+      return detail::invalid("position " + detail::format_number(p) +
+                             " makes the query scale 1 + scale * log1p(floor((p + positionOffset) / floorScale)) " +
+                             detail::format_number(v) + " (it multiplies float32 queries, so it must be finite and "
+                             "at most 3.4028235e+38 in magnitude)");
+    }
+  }
+  return {};
 }
 
 /// The lanes `form` rotates when its spec has rotary_dim `r`.
@@ -178,6 +204,7 @@ Status rope_apply_layer(const RopeConfig& config, const RopeLayerForm& form, con
   if (query_scale != nullptr) {
     POSENC_RETURN_IF_ERROR(check_query_scale(*query_scale));
     if (positions.axes != 1) return detail::invalid("a query scale takes one position per token, got " + std::to_string(positions.axes) + " axes");
+    POSENC_RETURN_IF_ERROR(check_query_scales(*query_scale, detail::first_axis(positions), t.batch, t.seq));
   }
   RopeLayerPairs pairs;
   POSENC_RETURN_IF_ERROR(rope_layer_pairs(config, form, detail::axis_length_of(positions, t.batch, t.seq), &pairs));
@@ -210,7 +237,10 @@ Status rope_apply_lanes_table(const RopeTable& table, const RopeHeadLanes& lanes
                                                          std::to_string(lanes.pairs) + " pairs");
   }
   POSENC_RETURN_IF_ERROR(detail::check_row_ids(table.rows, positions, t.batch, t.seq));
-  if (query_scale != nullptr) POSENC_RETURN_IF_ERROR(check_query_scale(*query_scale));
+  if (query_scale != nullptr) {
+    POSENC_RETURN_IF_ERROR(check_query_scale(*query_scale));
+    POSENC_RETURN_IF_ERROR(check_query_scales(*query_scale, positions, t.batch, t.seq));
+  }
   detail::TableRows rows(table, lanes.pairing, positions, t.seq);
   POSENC_RETURN_IF_ERROR(rows.allocate());
   return drive(t, lanes, positions.per_batch, rows, query_scale, detail::single_axis(positions));
@@ -222,6 +252,7 @@ Status rope_scale_queries(const QueryScale& scale, const Positions& positions, c
   if (t.head_dim % 2 != 0) return detail::invalid("headDim must be even, got " + std::to_string(t.head_dim));
   POSENC_RETURN_IF_ERROR(detail::check_rope_tensors(t, Pairing::half, static_cast<int>(t.head_dim)));
   POSENC_RETURN_IF_ERROR(detail::check_positions_finite(positions, t.batch, t.seq));
+  POSENC_RETURN_IF_ERROR(check_query_scales(scale, positions, t.batch, t.seq));
   scale_query_rows(scale, positions, t);
   return {};
 }

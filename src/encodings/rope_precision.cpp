@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "encodings/detail/checks.hpp"
+#include "encodings/detail/derived.hpp"
 #include "kernels/kernels.hpp"
 
 namespace posenc {
@@ -241,6 +242,9 @@ Status rope_precision(const PrecisionReference& reference, const PrecisionRecipe
   POSENC_RETURN_IF_ERROR(detail::check_size("bucket", bucket));
   POSENC_RETURN_IF_ERROR(detail::check_finite("start", start));
   POSENC_RETURN_IF_ERROR(detail::check_finite("the last position", start + static_cast<double>(count - 1)));
+  POSENC_RETURN_IF_ERROR(detail::check_angles("the positions start .. start + contextLength - 1",
+                                              detail::max_abs_position(Positions::range(start), 1, count),
+                                              reference.inv_freq, pairs));
   if (out == nullptr) return detail::invalid("out must be given");
 
   const std::vector<Variant> variants = variants_of(recipe.recipe);
@@ -266,6 +270,13 @@ Status rope_precision(const PrecisionReference& reference, const PrecisionRecipe
       s64[i] *= att;
     }
     rows.at(p);
+    for (std::size_t i = 0; i < pairs; ++i) {
+      if (!std::isfinite(rows.cos()[i]) || !std::isfinite(rows.sin()[i])) {
+        return detail::error(StatusCode::out_of_range,
+                             "the float32 pipeline's angle or cos/sin of pair " + std::to_string(i) + " at position " +
+                                 detail::format_number(p) + " is not finite (its float32 angles overflow): no error can be measured");
+      }
+    }
     const std::size_t b = t / bucket;
     for (std::size_t v = 0; v < variants.size(); ++v) {
       const PositionValues values{c64.data(), s64.data(), rows.cos(), rows.sin(), unit_a.data() + v * pairs,

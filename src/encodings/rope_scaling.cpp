@@ -23,6 +23,7 @@
 #include <string>
 
 #include "encodings/detail/checks.hpp"
+#include "encodings/detail/derived.hpp"
 #include "encodings/detail/power_frequencies.hpp"
 #include "encodings/detail/scratch.hpp"
 
@@ -71,25 +72,26 @@ Status check_ntk_dim(int rotary_dim, RopeScalingType type) {
   return {};
 }
 
-Status ntk_base(const RopeConfig& c, double ratio, RopeFrequencies* out) {
+/// The NTK-aware base base * ratio^(r/(r-2)) and its frequencies; `cause` is the input the ratio
+/// comes from (scaling.factor or scaling.alpha).
+Status ntk_base(const RopeConfig& c, double ratio, const detail::Cause& cause, RopeFrequencies* out) {
   const double r = c.rotary_dim;
   out->effective_base = c.base * std::pow(ratio, r / (r - 2.0));
-  if (!std::isfinite(out->effective_base)) {
-    return detail::invalid("the rescaled base " + detail::format_number(out->effective_base) + " is not finite");
-  }
-  return rope_default_inv_freq(c.rotary_dim, out->effective_base, &out->inv_freq);
+  POSENC_RETURN_IF_ERROR(detail::check_derived("the rescaled base", out->effective_base, cause, true));
+  POSENC_RETURN_IF_ERROR(detail::power_frequencies(c.rotary_dim, out->effective_base, out->inv_freq.size(), &out->inv_freq));
+  return detail::check_derived_frequencies(out->inv_freq.data(), out->inv_freq.size(), cause);
 }
 
 Status scale_linear(const RopeConfig& c, RopeFrequencies* out) {
   POSENC_RETURN_IF_ERROR(required_positive(c.scaling.factor, "factor", c.scaling.type, &out->factor));
   for (double& w : out->inv_freq) w /= out->factor;
-  return {};
+  return detail::check_derived_frequencies(out->inv_freq.data(), out->inv_freq.size(), {"scaling.factor", out->factor});
 }
 
 Status scale_ntk(const RopeConfig& c, RopeFrequencies* out) {
   POSENC_RETURN_IF_ERROR(check_ntk_dim(c.rotary_dim, c.scaling.type));
   POSENC_RETURN_IF_ERROR(required_positive(c.scaling.factor, "factor", c.scaling.type, &out->factor));
-  return ntk_base(c, out->factor, out);
+  return ntk_base(c, out->factor, {"scaling.factor", out->factor}, out);
 }
 
 Status scale_dynamic(const RopeConfig& c, RopeFrequencies* out) {
@@ -106,14 +108,14 @@ Status scale_dynamic(const RopeConfig& c, RopeFrequencies* out) {
   out->seq_len = length;
   // HunYuan's alpha (HF HunYuanDenseV1RotaryEmbedding) holds until dynamic_rope_update first grows
   // past maxPositionEmbeddings, where HF recomputes _compute_dynamic_ntk_parameters from factor.
-  if (s.alpha && length <= max_pos) return ntk_base(c, *s.alpha, out);
+  if (s.alpha && length <= max_pos) return ntk_base(c, *s.alpha, {"scaling.alpha", *s.alpha}, out);
   if (!s.factor) {
     return detail::invalid("scaling.factor is required for lengths beyond maxPositionEmbeddings (" +
                            detail::format_number(max_pos) + ", got " + detail::format_number(length) +
                            "): there HF's dynamic update computes the base from factor, not from alpha");
   }
   const double f = *s.factor;
-  return ntk_base(c, f * length / max_pos - (f - 1.0), out);
+  return ntk_base(c, f * length / max_pos - (f - 1.0), {"scaling.factor", f}, out);
 }
 
 /// YaRN's correction dimension: the (fractional) pair index whose wavelength fits `rotations`
@@ -157,15 +159,20 @@ Status scale_yarn(const RopeConfig& c, RopeFrequencies* out) {
   }
   const double f = out->factor;
 
+  detail::Cause attention_cause{"scaling.factor", f};
   if (s.attention_factor) {
     out->attention_factor = *s.attention_factor;
+    attention_cause = {"scaling.attentionFactor", *s.attention_factor};
   } else if (s.ggml_attn_factor) {
     out->attention_factor = *s.ggml_attn_factor * (1.0 + 0.1 * std::log(f));
+    attention_cause = {"scaling.ggmlAttnFactor", *s.ggml_attn_factor};
   } else if (s.mscale && s.mscale_all_dim && *s.mscale != 0.0 && *s.mscale_all_dim != 0.0) {
     out->attention_factor = yarn_mscale(f, *s.mscale) / yarn_mscale(f, *s.mscale_all_dim);
+    attention_cause = {"scaling.mscale", *s.mscale};
   } else {
     out->attention_factor = yarn_mscale(f, 1.0);
   }
+  POSENC_RETURN_IF_ERROR(detail::check_output_scale("the attention factor", out->attention_factor, attention_cause));
 
   const double r = c.rotary_dim;
   double low = yarn_correction_dim(s.beta_fast, r, c.base, *original);
@@ -188,7 +195,7 @@ Status scale_yarn(const RopeConfig& c, RopeFrequencies* out) {
     const double w = out->inv_freq[i];
     out->inv_freq[i] = w * (1.0 - ramp) + (w / f) * ramp;
   }
-  return {};
+  return detail::check_derived_frequencies(out->inv_freq.data(), pairs, {"scaling.factor", f});
 }
 
 Status scale_llama3(const RopeConfig& c, RopeFrequencies* out) {
@@ -233,7 +240,7 @@ Status scale_llama3(const RopeConfig& c, RopeFrequencies* out) {
       out->inv_freq[i] = (1.0 - blend) * w / f + blend * w;
     }
   }
-  return {};
+  return detail::check_derived_frequencies(out->inv_freq.data(), pairs, {"scaling.factor", f});
 }
 
 Status scale_longrope(const RopeConfig& c, RopeFrequencies* out) {
@@ -271,8 +278,15 @@ Status scale_longrope(const RopeConfig& c, RopeFrequencies* out) {
   }
   if (s.attention_factor) {
     out->attention_factor = *s.attention_factor;
+    POSENC_RETURN_IF_ERROR(detail::check_output_scale("the attention factor", out->attention_factor,
+                                                      {"scaling.attentionFactor", *s.attention_factor}));
   } else {
     out->attention_factor = out->factor <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(out->factor) / std::log(*original));
+    // sqrt(1 + ln factor / ln original): an original length of 1 divides by ln 1 = 0 (HF raises).
+    const char* original_name = s.original_max_position_embeddings ? "scaling.originalMaxPositionEmbeddings"
+                                                                    : "scaling.maxPositionEmbeddings";
+    POSENC_RETURN_IF_ERROR(
+        detail::check_output_scale("the attention factor", out->attention_factor, {original_name, *original}));
   }
   if (s.llama_cpp_context_length) {  // llama.cpp: decided once from the context size
     out->seq_len = *s.llama_cpp_context_length;
@@ -282,7 +296,14 @@ Status scale_longrope(const RopeConfig& c, RopeFrequencies* out) {
     out->longrope_long = c.seq_len && *c.seq_len > *original;
   }
   const std::vector<double>& ext = out->longrope_long ? s.long_factor : s.short_factor;
-  for (std::size_t i = 0; i < pairs; ++i) out->inv_freq[i] /= ext[i];
+  const char* list_name = out->longrope_long ? "scaling.longFactor" : "scaling.shortFactor";
+  for (std::size_t i = 0; i < pairs; ++i) {
+    out->inv_freq[i] /= ext[i];
+    if (!std::isfinite(out->inv_freq[i])) {  // named by its own list entry
+      return detail::check_derived_frequencies(out->inv_freq.data(), i + 1,
+                                               {list_name, ext[i], static_cast<std::ptrdiff_t>(i)});
+    }
+  }
   return {};
 }
 
@@ -303,7 +324,8 @@ Status rope_default_inv_freq(int rotary_dim, double base, std::vector<double>* i
     return detail::invalid("rotaryDim must be an even integer >= 2, got " + std::to_string(rotary_dim));
   }
   POSENC_RETURN_IF_ERROR(detail::check_positive("base", base));
-  return detail::power_frequencies(rotary_dim, base, static_cast<std::size_t>(rotary_dim / 2), inv_freq);
+  POSENC_RETURN_IF_ERROR(detail::power_frequencies(rotary_dim, base, static_cast<std::size_t>(rotary_dim / 2), inv_freq));
+  return detail::check_derived_frequencies(inv_freq->data(), inv_freq->size(), {"base", base});
 }
 
 Status rope_frequencies(const RopeConfig& config, RopeFrequencies* out) {

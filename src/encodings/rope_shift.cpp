@@ -10,6 +10,7 @@
 #include <string>
 
 #include "encodings/detail/checks.hpp"
+#include "encodings/detail/derived.hpp"
 #include "encodings/detail/rope_driver.hpp"
 #include "encodings/detail/scratch.hpp"
 #include "kernels/kernels.hpp"
@@ -83,6 +84,20 @@ Status check_frequencies(const double* inv_freq, std::size_t pairs) {
   return {};
 }
 
+/// Every shift (new - old position) times every frequency must be finite (detail/derived.hpp).
+Status check_shift_angles(const double* inv_freq, std::size_t pairs, const Positions& from, const Positions& to,
+                          const RopeTensors& t) {
+  const std::size_t rows = from.per_batch || to.per_batch ? t.batch : 1;
+  double widest = 0.0;
+  for (std::size_t b = 0; b < rows; ++b) {
+    for (std::size_t s = 0; s < t.seq; ++s) widest = std::fmax(widest, std::fabs(to.at(b, s, t.seq) - from.at(b, s, t.seq)));
+  }
+  if (!std::isfinite(widest)) {
+    return detail::error(StatusCode::out_of_range, "new positions: the shift of a token (new - old position) overflows to Infinity");
+  }
+  return detail::check_angles("the shifts (new - old positions)", widest, inv_freq, pairs);
+}
+
 /// LongRoPE uses one factor list at the keys' old positions and must use the same at the new ones.
 Status check_longrope_list(const RopeConfig& config, double from_length, double to_length) {
   RopeFrequencies before, after;
@@ -105,6 +120,7 @@ Status rope_shift(const RopeRotation& rotation, const Positions& from, const Pos
   const auto pairs = static_cast<std::size_t>(rotation.rotary_dim / 2);
   POSENC_RETURN_IF_ERROR(check_frequencies(rotation.inv_freq, pairs));
   POSENC_RETURN_IF_ERROR(check_shift_positions(from, to, t));
+  POSENC_RETURN_IF_ERROR(check_shift_angles(rotation.inv_freq, pairs, from, to, t));
   ShiftRows rows(rotation.inv_freq, pairs, from, to, t.seq);
   POSENC_RETURN_IF_ERROR(rows.allocate());
   detail::drive_rope(t, {rotation.pairing, pairs}, from.per_batch || to.per_batch, rows);

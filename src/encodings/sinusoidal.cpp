@@ -10,6 +10,7 @@
 #include "encodings/detail/anchored_rows.hpp"
 #include "encodings/detail/angle_rows.hpp"
 #include "encodings/detail/checks.hpp"
+#include "encodings/detail/derived.hpp"
 #include "encodings/detail/power_frequencies.hpp"
 #include "encodings/detail/sinusoid_columns.hpp"
 #include "kernels/kernels.hpp"
@@ -43,6 +44,12 @@ Status write_rows(const SinusoidalParams& p, const std::vector<double>& freq, co
   return {};
 }
 
+/// Every angle of these positions must be finite (detail/derived.hpp).
+Status check_angles(const Positions& positions, std::size_t batch, std::size_t seq, const std::vector<double>& freq) {
+  return detail::check_angles(positions.is_range() ? "the positions offset .. offset + length - 1" : "positionIds",
+                              detail::max_abs_position(positions, batch, seq), freq.data(), freq.size());
+}
+
 }  // namespace
 
 Status validate(const SinusoidalParams& p) {
@@ -61,6 +68,15 @@ double sinusoid_frequency(const SinusoidalParams& p, int pair) {
   return std::pow(p.base, -2.0 * static_cast<double>(pair) / static_cast<double>(p.dim));
 }
 
+Status sinusoidal_frequencies(const SinusoidalParams& p, double* out) {
+  POSENC_RETURN_IF_ERROR(validate(p));
+  if (out == nullptr) return detail::invalid("out must be given");
+  std::vector<double> freq;
+  POSENC_RETURN_IF_ERROR(detail::sinusoid_frequencies(p, &freq));
+  std::copy(freq.begin(), freq.end(), out);
+  return {};
+}
+
 Status sinusoidal_table(const SinusoidalParams& p, const Positions& positions, std::size_t count, float* out) {
   POSENC_RETURN_IF_ERROR(validate(p));
   POSENC_RETURN_IF_ERROR(detail::check_size("length", count));
@@ -70,6 +86,7 @@ Status sinusoidal_table(const SinusoidalParams& p, const Positions& positions, s
   POSENC_RETURN_IF_ERROR(detail::checked_product({count, static_cast<std::size_t>(p.dim)}, "the table", &total));
   std::vector<double> freq;
   POSENC_RETURN_IF_ERROR(detail::sinusoid_frequencies(p, &freq));
+  POSENC_RETURN_IF_ERROR(check_angles(positions, 1, count, freq));
   return write_rows(p, freq, positions, 0, count, out, static_cast<std::size_t>(p.dim));
 }
 
@@ -85,6 +102,7 @@ Status sinusoidal_add(const SinusoidalParams& p, const Positions& positions, std
 
   std::vector<double> freq;
   POSENC_RETURN_IF_ERROR(detail::sinusoid_frequencies(p, &freq));
+  POSENC_RETURN_IF_ERROR(check_angles(positions, batch, seq, freq));
   if (p.precision == SinusoidPrecision::fast && positions.is_range() && seq >= 2 * detail::kAnchorRows) {
     // The fast rows' anchor and offset blocks for these positions, added straight into every
     // batch row: no full rows are written anywhere (the rows equal sinusoidal_table's).

@@ -9,6 +9,7 @@
 #include "encodings/detail/anchored_rows.hpp"
 #include "encodings/detail/angle_rows.hpp"
 #include "encodings/detail/checks.hpp"
+#include "encodings/detail/derived.hpp"
 #include "encodings/detail/sinusoid_columns.hpp"
 #include "kernels/kernels.hpp"
 
@@ -101,6 +102,8 @@ Status anchored_table_build(const SinusoidalParams& params, std::size_t rows, fl
   POSENC_RETURN_IF_ERROR(anchored_table_floats(rows, static_cast<std::size_t>(params.dim), &floats));
   std::vector<double> freq;
   POSENC_RETURN_IF_ERROR(detail::sinusoid_frequencies(params, &freq));
+  POSENC_RETURN_IF_ERROR(detail::check_angles("the table's positions 0 .. maxPositions - 1", static_cast<double>(rows - 1),
+                                              freq.data(), freq.size()));
   return detail::build_anchored_rows(params, freq, 0.0, rows, storage);
 }
 

@@ -17,10 +17,13 @@ using Arch = xsimd::default_arch;
 
 void sincos(const double* angles, std::size_t n, double* sin_out, double* cos_out) {
   using B = xsimd::batch<double, Arch>;
+  auto large = B(0.0) != B(0.0);  // lanes beyond the polynomial path's exact reduction, ORed over the loop
   std::size_t i = 0;
   for (; i + B::size <= n; i += B::size) {
+    const B theta = B::load_unaligned(angles + i);
     B s, c;
-    simd::sincos_batch(B::load_unaligned(angles + i), s, c);
+    simd::sincos_batch(theta, s, c);
+    large = large || simd::beyond_reduction(theta);
     s.store_unaligned(sin_out + i);
     c.store_unaligned(cos_out + i);
   }
@@ -29,13 +32,24 @@ void sincos(const double* angles, std::size_t n, double* sin_out, double* cos_ou
     alignas(64) double s_tail[B::size];
     alignas(64) double c_tail[B::size];
     for (std::size_t j = i; j < n; ++j) in[j - i] = angles[j];
+    const B theta = B::load_aligned(in);
     B s, c;
-    simd::sincos_batch(B::load_aligned(in), s, c);
+    simd::sincos_batch(theta, s, c);
+    large = large || simd::beyond_reduction(theta);
     s.store_aligned(s_tail);
     c.store_aligned(c_tail);
     for (std::size_t j = i; j < n; ++j) {
       sin_out[j] = s_tail[j - i];
       cos_out[j] = c_tail[j - i];
+    }
+  }
+  // Rare (positions times frequencies beyond 3.29e6 rad): redo those lanes with exact reduction.
+  if (xsimd::any(large)) {
+    for (std::size_t j = 0; j < n; ++j) {
+      if (!(std::fabs(angles[j]) <= simd::kMaxReducedAngle)) {
+        sin_out[j] = std::sin(angles[j]);
+        cos_out[j] = std::cos(angles[j]);
+      }
     }
   }
 }

@@ -3,16 +3,21 @@
 // reduction and (under wasm) to scalar float->int conversions (docs/building.md section 8).
 //
 // Method: Cody-Waite reduction by pi/2 with a three-piece constant, the quadrant kept in floating
-// point (no float->int conversion anywhere), and Taylor polynomials on |r| <= pi/4.
+// point (no float->int conversion anywhere), and Taylor polynomials on |r| <= pi/4. That reduction
+// is exact to double rounding only while k * kPio2Mid is exact (|k| <= 2^21); larger angles
+// are flagged (beyond_reduction) and recomputed with std::sin/std::cos, whose reduction is
+// exact for every finite double (glibc and musl's __rem_pio2 switch to Payne-Hanek for large ones).
 #pragma once
 
 #include <xsimd/xsimd.hpp>
 
 namespace posenc::kernels::simd {
 
-// pi/2 = kPio2Hi + kPio2Mid + kPio2Lo, the first two with 32 significant bits, so k * kPio2Hi and
-// k * kPio2Mid are exact for |k| < 2^21 (angles up to ~3.3e6 rad); beyond that the reduction error
-// grows like one ulp of the angle, which the angle itself already carries.
+// pi/2 = kPio2Hi + kPio2Mid + kPio2Lo, the first two with 31 and 32 significant bits, so k * kPio2Hi
+// and k * kPio2Mid are exact for |k| <= 2^21 (angles up to 2^21 pi/2 ~ 3.29e6 rad). Beyond that the
+// products round and the reduced angle loses bits (under wasm, which has no fused multiply-add:
+// 2.4e-6 off at 1e12 rad, meaningless by 1e16), so larger angles take the scalar path.
+// tests/cpp/kernels_test.cpp checks both sides of the bound and every binade up to 1.8e308.
 constexpr double kTwoOverPi = 0.6366197723675814;
 constexpr double kPio2Hi = 1.5707963267341256;
 constexpr double kPio2Mid = 6.077100506303966e-11;
@@ -35,6 +40,19 @@ constexpr double kC5 = 1.0 / 479001600.0;
 constexpr double kC6 = -1.0 / 87178291200.0;
 constexpr double kC7 = 1.0 / 20922789888000.0;
 
+/// Angles whose quadrant count nearbyint(theta * 2/pi) stays within 2^21 (3.29e6 is just below
+/// 2^21 pi/2 = 3294198.4): sincos_batch is exact for them.
+constexpr double kMaxReducedAngle = 3.29e6;
+
+/// Lanes sincos_batch cannot reduce exactly (|theta| > kMaxReducedAngle, or infinite). The caller
+/// ORs these masks over its loop and redoes the flagged lanes with std::sin/std::cos afterwards, so
+/// the loop itself stays branch-free.
+template <class B>
+inline auto beyond_reduction(B theta) {
+  return xsimd::abs(theta) > B(kMaxReducedAngle);
+}
+
+/// sin and cos of every lane by the polynomial path; exact for |theta| <= kMaxReducedAngle only.
 template <class B>
 inline void sincos_batch(B theta, B& sin_out, B& cos_out) {
   const B k = xsimd::nearbyint(theta * B(kTwoOverPi));

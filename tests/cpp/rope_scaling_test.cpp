@@ -454,3 +454,51 @@ TEST_CASE("rope_angles: position * inv_freq in float64", "[rope][scaling]") {
   const double bad[2] = {1, NAN};
   CHECK(rope_angles(posenc::test::config_of(16, 10000), bad, 2, out.data()).code() == StatusCode::invalid_argument);
 }
+
+TEST_CASE("derived quantities are checked where they are formed and name their input", "[rope][scaling][errors]") {
+  // issue 15: accepted parameters that made inverse frequencies or attention factors non-finite.
+  auto expect = [](const Status& st, StatusCode code, const std::string& part) {
+    INFO(st.message());
+    CHECK(st.code() == code);
+    CHECK(st.message().find(part) != std::string::npos);
+  };
+  RopeScaling linear;
+  linear.type = RopeScalingType::linear;
+  linear.factor = 5e-324;
+  expect(status_of(8, 10000, linear), StatusCode::invalid_argument, "scaling.factor 5e-324 makes inverse frequency 0 Infinity");
+  linear.factor = 1e-40;  // w_0 = 1e40: huge but finite, so accepted
+  CHECK(freq_of(8, 10000, linear).inv_freq[0] == Approx(1e40));
+
+  expect(status_of(64, 5e-324, RopeScaling{}), StatusCode::invalid_argument, "base 5e-324 makes inverse frequency");
+
+  RopeScaling yarn;
+  yarn.type = RopeScalingType::yarn;
+  yarn.factor = 4;
+  yarn.original_max_position_embeddings = 64;
+  yarn.attention_factor = 1e300;
+  expect(status_of(8, 10000, yarn), StatusCode::invalid_argument, "scaling.attentionFactor 1e+300 makes the attention factor");
+
+  RopeScaling longrope;
+  longrope.type = RopeScalingType::longrope;
+  longrope.short_factor = longrope.long_factor = {1, 1, 1, 1};
+  longrope.original_max_position_embeddings = 1;
+  longrope.max_position_embeddings = 4096;
+  expect(status_of(8, 10000, longrope), StatusCode::invalid_argument,
+         "scaling.originalMaxPositionEmbeddings 1 makes the attention factor Infinity");
+
+  RopeScaling ntk;
+  ntk.type = RopeScalingType::ntk;
+  ntk.factor = 1e300;
+  expect(status_of(8, 10000, ntk), StatusCode::invalid_argument, "scaling.factor 1e+300 makes the rescaled base Infinity");
+}
+
+TEST_CASE("an angle that overflows a double is OUT_OF_RANGE", "[rope][errors]") {
+  RopeConfig c = posenc::test::config_of(4, 0.5, RopeScaling{});  // w_1 = sqrt(2)
+  const double positions[1] = {1.7e308};
+  double out[2];
+  const Status st = rope_angles(c, positions, 1, out);
+  INFO(st.message());
+  CHECK(st.code() == StatusCode::out_of_range);
+  const double fine[1] = {1e300};
+  CHECK(rope_angles(c, fine, 1, out).ok());
+}

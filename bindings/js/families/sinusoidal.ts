@@ -203,7 +203,7 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
     const scope = new HeapScope(heap);
     try {
       const out = scope.alloc(n * 8, 'frequencies');
-      call.sinusoidalFrequencies({ out, dim: p.dim, base: p.base });
+      heap.check(call.sinusoidalFrequencies({ out, dim: p.dim, base: p.base }), fn);
       return heap.f64(out, n).slice();
     } finally {
       scope.release();

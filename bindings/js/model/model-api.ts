@@ -163,6 +163,23 @@ export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi): ModelApi {
     return frequenciesOf(fn, plan, l, options);
   }
 
+  /** Every layer's model-load frequencies and attention factor are finite (the core checks them where they are formed). */
+  function checkFrequencies(fn: string, plan: ModelPlan): void {
+    const checked = new Set<string>(); // layers share specs: each distinct one once (a plan may hold 65536 layers)
+    plan.layers.forEach((layer, index) => {
+      if (!layer.rope) return;
+      const key = JSON.stringify(layer.rope.spec);
+      if (checked.has(key)) return;
+      checked.add(key);
+      try {
+        frequencies(plan, index);
+      } catch (error) {
+        if (!(error instanceof PosEncError)) throw error;
+        throw new PosEncError(error.code, `${fn}: layer ${index}: ${error.message.replace(/^rope\.frequencies: /, '')}`, { cause: error });
+      }
+    });
+  }
+
   function cosSin(plan: ModelPlan, layer: number, positions: ArrayLike<number>, options?: ModelLengthOptions): LayerCosSin | null {
     const fn = 'model.cosSin';
     const ids = positionList(fn, positions);
@@ -173,6 +190,12 @@ export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi): ModelApi {
     const f = frequenciesOf(fn, read, l, options);
     if (!f) return null;
     const pairs = f.invFreq.length;
+    // Rounding is monotonic: the largest position times the largest frequency bounds every angle.
+    const reach = ids.reduce((m, p) => Math.max(m, p), 0);
+    const widest = f.invFreq.reduce((m, w) => Math.max(m, Math.abs(w)), 0);
+    if (!Number.isFinite(reach * widest)) {
+      throw new PosEncError('OUT_OF_RANGE', `${fn}: positions reach ${reach}, where the angle position * frequency (${widest}) overflows to Infinity`);
+    }
     const cos = new Float64Array(ids.length * pairs);
     const sin = new Float64Array(ids.length * pairs);
     ids.forEach((p, r) => {
@@ -205,7 +228,9 @@ export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi): ModelApi {
       if (opts.longRope !== undefined) args.choice('model.fromConfig', 'longRope', opts.longRope, ['hf', 'vllm', 'llama.cpp']);
       if (opts.softmaxScale !== undefined) args.choice('model.fromConfig', 'softmaxScale', opts.softmaxScale, ['hf', 'deepseek']);
       if (opts.contextLength !== undefined) args.integer('model.fromConfig', 'contextLength', opts.contextLength);
-      return planFromConfig('model.fromConfig', config, opts as ModelConfigOptions);
+      const plan = planFromConfig('model.fromConfig', config, opts as ModelConfigOptions);
+      checkFrequencies('model.fromConfig', plan);
+      return plan;
     },
     fromGguf: (bytes, options) => planFromGguf('model.fromGguf', bytes, options),
     toConfig: (plan) => planToConfig('model.toConfig', args.snapshot('model.toConfig', plan, 'plan') as ModelPlan),

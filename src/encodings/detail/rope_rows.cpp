@@ -8,6 +8,7 @@
 
 #include "encodings/detail/angle_rows.hpp"
 #include "encodings/detail/checks.hpp"
+#include "encodings/detail/derived.hpp"
 
 namespace posenc::detail {
 
@@ -48,6 +49,8 @@ Status AngleRows::init(const double* freq, std::size_t pairs, double scale, Pair
   axis_of_pair_ = axis_of_pair;
   batch_ = batch;
   seq_ = seq;
+  POSENC_RETURN_IF_ERROR(check_angles(positions.ids == nullptr ? "the positions offset .. offset + seq - 1" : "positionIds",
+                                      axis_max_abs_position(positions, batch, seq), freq, pairs));
   if (axis_of_pair != nullptr) POSENC_RETURN_IF_ERROR(detail::allocate(axis_rows_, positions.axes));
   return rows_.allocate(pairs, pairing, true);
 }
@@ -78,6 +81,14 @@ Status check_axis_positions(const AxisPositions& p, std::size_t batch, std::size
     }
   }
   return {};
+}
+
+double axis_max_abs_position(const AxisPositions& p, std::size_t batch, std::size_t seq) {
+  if (p.ids == nullptr) return max_abs_position(Positions::range(p.offset), batch, seq);
+  const std::size_t n = p.axes * (p.per_batch ? batch : 1) * seq;
+  double m = 0.0;  // plain compares, as in max_abs_position
+  for (std::size_t i = 0; i < n; ++i) m = std::fabs(p.ids[i]) > m ? std::fabs(p.ids[i]) : m;
+  return m;
 }
 
 double axis_length_of(const AxisPositions& p, std::size_t batch, std::size_t seq) {

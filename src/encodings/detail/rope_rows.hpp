@@ -38,6 +38,9 @@ inline Positions first_axis(const AxisPositions& p) { return Positions{p.offset,
 /// Every id of [axes, (batch,) seq] positions (or the range) must be finite.
 Status check_axis_positions(const AxisPositions& positions, std::size_t batch, std::size_t seq);
 
+/// The largest |id| over every axis and token (a range: its two ends).
+double axis_max_abs_position(const AxisPositions& positions, std::size_t batch, std::size_t seq);
+
 /// max(id) + 1 over every axis and token: HF's current length for [axes, batch, seq] ids.
 double axis_length_of(const AxisPositions& positions, std::size_t batch, std::size_t seq);
 
@@ -47,7 +50,8 @@ double axis_length_of(const AxisPositions& positions, std::size_t batch, std::si
 /// angle-addition recurrence of angle_rows_range; lists are evaluated token by token.
 class AngleRows {
  public:
-  /// `freq` (pairs values) and `axis_of_pair` must outlive the rows.
+  /// `freq` (pairs values) and `axis_of_pair` must outlive the rows. Fails (OUT_OF_RANGE) when a
+  /// position times a frequency overflows (detail/derived.hpp).
   Status init(const double* freq, std::size_t pairs, double scale, Pairing pairing, const AxisPositions& positions,
               const std::size_t* axis_of_pair, std::size_t batch, std::size_t seq);
 

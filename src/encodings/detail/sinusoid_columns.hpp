@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "encodings/detail/derived.hpp"
 #include "encodings/detail/power_frequencies.hpp"
 #include "posenc/sinusoidal.hpp"
 
@@ -37,9 +38,11 @@ inline ColumnPlan plan_columns(const SinusoidalParams& p) {
   return plan;
 }
 
-/// w_i = base^(-2i/dim) for the ceil(dim/2) pairs (the last one sine-only for an odd dim).
+/// w_i = base^(-2i/dim) for the ceil(dim/2) pairs (the last one sine-only for an odd dim); each
+/// must be finite (a base near 0 overflows them).
 inline Status sinusoid_frequencies(const SinusoidalParams& p, std::vector<double>* freq) {
-  return power_frequencies(p.dim, p.base, static_cast<std::size_t>((p.dim + 1) / 2), freq);
+  POSENC_RETURN_IF_ERROR(power_frequencies(p.dim, p.base, static_cast<std::size_t>((p.dim + 1) / 2), freq));
+  return check_derived_frequencies(freq->data(), freq->size(), {"base", p.base});
 }
 
 }  // namespace posenc::detail

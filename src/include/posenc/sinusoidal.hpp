@@ -40,6 +40,10 @@ Status validate(const SinusoidalParams& params);
 /// The angular frequency of pair `i`: base^(-2i/dim), in double precision.
 double sinusoid_frequency(const SinusoidalParams& params, int pair);
 
+/// The ceil(dim/2) frequencies base^(-2i/dim) into `out`, in double precision. Fails when `params`
+/// are invalid or a frequency is not finite (a base so close to 0 that base^(-2i/dim) overflows).
+Status sinusoidal_frequencies(const SinusoidalParams& params, double* out);
+
 /// Writes the table rows for `count` positions into `out` ([count, dim], row-major).
 /// `positions.per_batch` must be false here (there is no batch).
 Status sinusoidal_table(const SinusoidalParams& params, const Positions& positions, std::size_t count,

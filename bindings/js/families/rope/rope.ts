@@ -313,7 +313,25 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
     }
   }
 
-  return { apply, frequencies, angles, createCache, rotaryEmbedding, ...ropeFormsApi(heap), fromConfig, ...ropeShiftApi(heap), permuteWeights };
+  /** pe.rope.fromConfig: the spec of a config, refused when its frequencies or attention factor are not finite. */
+  function fromConfigChecked(config: object | string, options?: RopeConfigOptions): RopeModelSpec {
+    const fn = 'rope.fromConfig';
+    const spec = fromConfig(config, options);
+    const { mropeSection: _sections, ...rest } = spec as RopeModelSpec & { mropeSection?: unknown };
+    const resolved = resolveSpec(fn, args.options(fn, rest, [...SPEC_KEYS, 'seqLen']), undefined);
+    const scope = new HeapScope(heap);
+    try {
+      frequencyBlock(fn, resolved, seqLenOf(fn, undefined), scope); // the model-load frequencies, checked where formed
+    } finally {
+      scope.release();
+    }
+    return spec;
+  }
+
+  return {
+    apply, frequencies, angles, createCache, rotaryEmbedding, ...ropeFormsApi(heap), fromConfig: fromConfigChecked, ...ropeShiftApi(heap),
+    permuteWeights,
+  };
 }
 
 function interleavedFlag(fn: string, value: unknown): number {

@@ -43,7 +43,8 @@ function count(key) {
 
 /**
  * Runs `call()`; returns { ok: true, value } or { ok: false, code }. Throws an InvariantError for
- * anything else than a PosEncError of a known code (or the caller's own CallerError).
+ * anything else than a PosEncError of a known code. The caller's own error (a getter or trap that
+ * throws a CallerError) must come back as INVALID_ARGUMENT with it as the cause, not bare.
  */
 export function contained(what, call) {
   try {
@@ -51,7 +52,7 @@ export function contained(what, call) {
     count('returned');
     return { ok: true, value };
   } catch (error) {
-    if (error instanceof CallerError) { count('CALLER'); return { ok: false, code: 'CALLER' }; }
+    if (error instanceof PosEncError && error.cause instanceof CallerError && error.code === 'INVALID_ARGUMENT') { count('CALLER'); return { ok: false, code: 'CALLER' }; }
     if (error instanceof PosEncError && KNOWN_CODES.has(error.code)) { count(error.code); return { ok: false, code: error.code }; }
     throw new InvariantError(`${what}: threw ${describeError(error)}${error?.code ? ` [${error.code}]` : ''}`, { cause: error });
   }
@@ -64,7 +65,7 @@ export async function containedAsync(what, call) {
     count('returned');
     return { ok: true, value };
   } catch (error) {
-    if (error instanceof CallerError) { count('CALLER'); return { ok: false, code: 'CALLER' }; }
+    if (error instanceof PosEncError && error.cause instanceof CallerError && error.code === 'INVALID_ARGUMENT') { count('CALLER'); return { ok: false, code: 'CALLER' }; }
     if (error instanceof PosEncError && KNOWN_CODES.has(error.code)) { count(error.code); return { ok: false, code: error.code }; }
     throw new InvariantError(`${what}: threw ${describeError(error)}${error?.code ? ` [${error.code}]` : ''}`, { cause: error });
   }

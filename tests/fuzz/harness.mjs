@@ -52,10 +52,15 @@ export function contained(what, call) {
     count('returned');
     return { ok: true, value };
   } catch (error) {
-    if (error instanceof PosEncError && error.cause instanceof CallerError && error.code === 'INVALID_ARGUMENT') { count('CALLER'); return { ok: false, code: 'CALLER' }; }
-    if (error instanceof PosEncError && KNOWN_CODES.has(error.code)) { count(error.code); return { ok: false, code: error.code }; }
-    throw new InvariantError(`${what}: threw ${describeError(error)}${error?.code ? ` [${error.code}]` : ''}`, { cause: error });
+    return refused(what, error);
   }
+}
+
+/** How a failing call ended: a documented refusal, or an InvariantError for anything else. */
+function refused(what, error) {
+  if (error instanceof PosEncError && error.cause instanceof CallerError && error.code === 'INVALID_ARGUMENT') { count('CALLER'); return { ok: false, code: 'CALLER' }; }
+  if (error instanceof PosEncError && KNOWN_CODES.has(error.code)) { count(error.code); return { ok: false, code: error.code }; }
+  throw new InvariantError(`${what}: threw ${describeError(error)}${error?.code ? ` [${error.code}]` : ''}`, { cause: error });
 }
 
 /** The async form of contained(). */
@@ -65,9 +70,7 @@ export async function containedAsync(what, call) {
     count('returned');
     return { ok: true, value };
   } catch (error) {
-    if (error instanceof PosEncError && error.cause instanceof CallerError && error.code === 'INVALID_ARGUMENT') { count('CALLER'); return { ok: false, code: 'CALLER' }; }
-    if (error instanceof PosEncError && KNOWN_CODES.has(error.code)) { count(error.code); return { ok: false, code: error.code }; }
-    throw new InvariantError(`${what}: threw ${describeError(error)}${error?.code ? ` [${error.code}]` : ''}`, { cause: error });
+    return refused(what, error);
   }
 }
 

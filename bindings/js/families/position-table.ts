@@ -7,7 +7,7 @@ import type { PositionIdsInput, Tensor, TensorInput } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import { HeapObject } from '../runtime/disposable.js';
 import type { Heap } from '../runtime/heap.js';
-import { batchSeqDim, positionCount, positionsOf } from '../runtime/positions.js';
+import { batchSeqDim, positionsOf, rowRequest } from '../runtime/positions.js';
 import { HeapScope } from '../runtime/scope.js';
 import type { Ptr } from '../runtime/raw-module.js';
 import type { TableAddArgs, TableLookupArgs } from '../generated/boundary.js';
@@ -124,19 +124,7 @@ export function lookupRows(
 ): Tensor {
   const scope = new HeapScope(heap);
   try {
-    let count: number;
-    let ids: Float64Array | undefined;
-    let offset = 0;
-    if (opts.positionIds !== undefined) {
-      if (opts.length !== undefined || opts.offset !== undefined) {
-        throw new PosEncError('INVALID_ARGUMENT', `${fn}: give either length (with offset) or positionIds, not both`);
-      }
-      ids = args.positionIds(fn, opts.positionIds, 1, positionCount(opts.positionIds)).ids;
-      count = ids.length;
-    } else {
-      count = args.integer(fn, 'length', args.required(fn, opts, 'length'));
-      offset = opts.offset === undefined ? 0 : args.finite(fn, 'offset', opts.offset);
-    }
+    const { count, ids, offset } = rowRequest(fn, opts);
     const out = scope.alloc(count * dim * 4, `${fn} output`);
     const idsPtr = scope.f64In(ids, 'positionIds');
     heap.check(lookup({ table: tableAt(), rows, dim, out, count, offset, ids: idsPtr }), fn);

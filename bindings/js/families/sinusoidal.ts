@@ -6,7 +6,7 @@ import { PosEncError } from '../runtime/errors.js';
 import type { WasmTensor } from '../runtime/wasm-tensor.js';
 import { Heap } from '../runtime/heap.js';
 import { HeapScope } from '../runtime/scope.js';
-import { batchSeqDim, positionCount, positionsOf } from '../runtime/positions.js';
+import { batchSeqDim, positionsOf, rowRequest } from '../runtime/positions.js';
 import { SINUSOID_LAYOUTS, SINUSOID_PRECISIONS } from '../generated/boundary.js';
 import { PositionTable } from './position-table.js';
 
@@ -150,18 +150,7 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
     const fn = 'sinusoidal.table';
     const opts = args.options(fn, options, ['dim', 'base', 'layout', 'precision', 'length', 'offset', 'positionIds', 'out']);
     const p = params(fn, opts);
-    let count: number;
-    let ids: Float64Array | undefined;
-    if (opts.positionIds !== undefined) {
-      if (opts.length !== undefined || opts.offset !== undefined) {
-        throw new PosEncError('INVALID_ARGUMENT', `${fn}: give either length (with offset) or positionIds, not both`);
-      }
-      ids = args.positionIds(fn, opts.positionIds, 1, positionCount(opts.positionIds)).ids;
-      count = ids.length;
-    } else {
-      count = args.integer(fn, 'length', args.required(fn, opts, 'length'));
-    }
-    const offset = opts.offset === undefined ? 0 : args.finite(fn, 'offset', opts.offset);
+    const { count, ids, offset } = rowRequest(fn, opts);
     const scope = new HeapScope(heap);
     try {
       const idsPtr = scope.f64In(ids, 'positionIds');

@@ -31,3 +31,23 @@ export function positionCount(value: unknown): number {
     : value;
   return Array.isArray(data) || ArrayBuffer.isView(data) ? (data as ArrayLike<unknown>).length : 0;
 }
+
+/** The rows a table call asks for: `length` rows from `offset` (default 0), or the rows at `positionIds`. */
+export interface RowRequest {
+  count: number;
+  ids: Float64Array | undefined;
+  offset: number;
+}
+
+/** Reads a table call's rows from its options: length with offset, or positionIds, never both. */
+export function rowRequest(fn: string, opts: Record<string, unknown>): RowRequest {
+  if (opts.positionIds !== undefined) {
+    if (opts.length !== undefined || opts.offset !== undefined) {
+      throw new PosEncError('INVALID_ARGUMENT', `${fn}: give either length (with offset) or positionIds, not both`);
+    }
+    const ids = args.positionIds(fn, opts.positionIds, 1, positionCount(opts.positionIds)).ids;
+    return { count: ids.length, ids, offset: 0 };
+  }
+  const count = args.integer(fn, 'length', args.required(fn, opts, 'length'));
+  return { count, ids: undefined, offset: opts.offset === undefined ? 0 : args.finite(fn, 'offset', opts.offset) };
+}

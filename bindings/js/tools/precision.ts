@@ -142,7 +142,8 @@ export function precisionApi(heap: Heap, rope: RopeApi, model: ModelApi): Precis
     }
     const bucket = opts.bucket === undefined ? 1 : args.integer(fn, 'bucket', opts.bucket);
     const notes: string[] = [];
-    const s = oracleSpec(fn, planOrSpec, contextLength, opts.layer, notes);
+    // the spec or plan read once into a plain copy: a caller's getter or Proxy runs here, or not at all
+    const s = oracleSpec(fn, args.snapshot(fn, planOrSpec, 'planOrSpec'), contextLength, opts.layer, notes);
     const refusal = ggmlRefusal(s);
     let names: PrecisionPipeline[];
     if (opts.pipelines === undefined) {

@@ -98,32 +98,35 @@ export function learnedApi(heap: Heap): LearnedApi {
     const fn = 'learned.robertaPositionIds';
     const opts = args.options(fn, options, ['paddingIdx', 'dims']);
     const pad = args.integer(fn, 'paddingIdx', args.required(fn, opts, 'paddingIdx'), 0);
-    if (inputIds === null || typeof inputIds !== 'object' || typeof inputIds.length !== 'number') {
-      throw new PosEncError('INVALID_TYPE', `${fn}: inputIds must be an array of token ids, got ${args.describe(inputIds)}`);
-    }
-    const n = ArrayBuffer.isView(inputIds) ? args.attachedLength(fn, 'inputIds', inputIds) : inputIds.length;
-    if (!Number.isSafeInteger(n) || n < 0 || n > 2 ** 31 - 1) { // an array-like's length is the caller's: it sizes the output
-      throw new PosEncError('INVALID_ARGUMENT', `${fn}: inputIds.length must be an integer in [0, 2^31 - 1], got ${n}`);
-    }
-    const dims = opts.dims === undefined ? [1, n] : args.shapeOf(fn, 'dims', opts.dims);
-    const seq = dims[dims.length - 1]!;
-    if (dims.length !== 2 || dims[0]! * seq !== n) {
-      throw new PosEncError('SHAPE_MISMATCH', `${fn}: dims must be [batch, seq] with batch * seq = ${n}, got [${dims.join(', ')}]`);
-    }
-    const out = new Float64Array(n);
-    for (let row = 0; row < n; row += seq) {
-      let count = 0;
-      for (let s = 0; s < seq; s++) {
-        const id = inputIds[row + s];
-        const token = typeof id === 'symbol' ? NaN : Number(id); // Number(symbol) would throw a TypeError
-        if (!Number.isInteger(token)) {
-          throw new PosEncError('INVALID_ARGUMENT', `${fn}: inputIds[${row + s}] must be an integer token id, got ${token}`);
-        }
-        if (token !== pad) count += 1;
-        out[row + s] = token !== pad ? count + pad : pad;
+    // inputIds is the caller's array-like, read as it is: its getters or traps name it when they throw
+    return args.readingCallerValue(fn, 'inputIds', () => {
+      if (inputIds === null || typeof inputIds !== 'object' || typeof inputIds.length !== 'number') {
+        throw new PosEncError('INVALID_TYPE', `${fn}: inputIds must be an array of token ids, got ${args.describe(inputIds)}`);
       }
-    }
-    return out;
+      const n = ArrayBuffer.isView(inputIds) ? args.attachedLength(fn, 'inputIds', inputIds) : inputIds.length;
+      if (!Number.isSafeInteger(n) || n < 0 || n > 2 ** 31 - 1) { // an array-like's length is the caller's: it sizes the output
+        throw new PosEncError('INVALID_ARGUMENT', `${fn}: inputIds.length must be an integer in [0, 2^31 - 1], got ${n}`);
+      }
+      const dims = opts.dims === undefined ? [1, n] : args.shapeOf(fn, 'dims', opts.dims);
+      const seq = dims[dims.length - 1]!;
+      if (dims.length !== 2 || dims[0]! * seq !== n) {
+        throw new PosEncError('SHAPE_MISMATCH', `${fn}: dims must be [batch, seq] with batch * seq = ${n}, got [${dims.join(', ')}]`);
+      }
+      const out = new Float64Array(n);
+      for (let row = 0; row < n; row += seq) {
+        let count = 0;
+        for (let s = 0; s < seq; s++) {
+          const id = inputIds[row + s];
+          const token = typeof id === 'symbol' ? NaN : Number(id); // Number(symbol) would throw a TypeError
+          if (!Number.isInteger(token)) {
+            throw new PosEncError('INVALID_ARGUMENT', `${fn}: inputIds[${row + s}] must be an integer token id, got ${token}`);
+          }
+          if (token !== pad) count += 1;
+          out[row + s] = token !== pad ? count + pad : pad;
+        }
+      }
+      return out;
+    });
   }
 
   function interpolate(table: TensorInput, options: LearnedInterpolateOptions): Tensor {

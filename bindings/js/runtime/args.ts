@@ -271,6 +271,23 @@ export interface TensorArg {
  * the options. Checks that the dims are positive integers whose product equals the data length.
  */
 export function tensor(fn: string, name: string, value: unknown, dims: unknown, dimsName = 'dims'): TensorArg {
+  return readingCallerValue(fn, name, () => tensorOf(fn, name, value, dims, dimsName));
+}
+
+/**
+ * Runs `read`, which reads a caller's value: an error that is not a PosEncError comes from the
+ * caller's own code (a Proxy trap: get, has, getPrototypeOf for instanceof; a getter), and becomes
+ * INVALID_ARGUMENT naming the argument, the original as `cause`.
+ */
+export function readingCallerValue<T>(fn: string, name: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw callerError(fn, name, error);
+  }
+}
+
+function tensorOf(fn: string, name: string, value: unknown, dims: unknown, dimsName: string): TensorArg {
   if (isWasmTensor(value)) return wasmTensor(fn, name, value, dims, dimsName);
   let data: unknown;
   let shape: unknown;
@@ -378,6 +395,10 @@ function wasmTensor(fn: string, name: string, value: WasmTensor, dims: unknown, 
 
 /** Checks a dims array: positive integers. */
 export function shapeOf(fn: string, name: string, value: unknown): number[] {
+  return readingCallerValue(fn, name, () => shapeFrom(fn, name, value));
+}
+
+function shapeFrom(fn: string, name: string, value: unknown): number[] {
   if (!Array.isArray(value) && !ArrayBuffer.isView(value)) {
     throw new PosEncError('INVALID_TYPE', `${fn}: ${name} must be an array of sizes, got ${describe(value)}`);
   }
@@ -416,6 +437,10 @@ export interface PositionIds {
  * `batch * seq` values give each row its own (with batch 1 both mean the same).
  */
 export function positionIds(fn: string, value: unknown, batch: number, seq: number, name = 'positionIds'): PositionIds {
+  return readingCallerValue(fn, name, () => positionIdsOf(fn, value, batch, seq, name));
+}
+
+function positionIdsOf(fn: string, value: unknown, batch: number, seq: number, name: string): PositionIds {
   let data: unknown = value;
   if (value !== null && typeof value === 'object' && !Array.isArray(value) && !ArrayBuffer.isView(value) && 'data' in value) {
     data = (value as { data: unknown }).data;

@@ -26,6 +26,14 @@ export function positionsOf(
 
 /** Number of ids in a position-id argument (before full validation). */
 export function positionCount(value: unknown): number {
+  try {
+    return countOf(value);
+  } catch {
+    return 0; // a caller's trap or getter that throws: args.positionIds reads it again and names it
+  }
+}
+
+function countOf(value: unknown): number {
   const data = value !== null && typeof value === 'object' && !Array.isArray(value) && !ArrayBuffer.isView(value) && 'data' in value
     ? (value as { data: unknown }).data
     : value;

@@ -21,7 +21,7 @@ const hostileValue = fc.oneof(
     ['undefined', () => undefined], ['null', () => null], ['empty string', () => ''], ['numeric string', () => '4'], ['true', () => true],
     ['{}', () => ({})], ['[]', () => []], ['[NaN]', () => [NaN]], ['symbol', () => Symbol('hostile')], ['bigint', () => 10n],
     ['function', () => () => 1], ['valueOf 4', () => ({ valueOf: () => 4 })], ['valueOf throws', () => ({ valueOf() { throw new CallerError('valueOf'); } })],
-    ['throwing proxy', () => new Proxy({}, { get() { throw new CallerError('proxy get'); }, ownKeys() { throw new CallerError('proxy keys'); } })],
+    ['throwing proxy', () => new Proxy({}, { get() { throw new CallerError('proxy get'); }, has() { throw new CallerError('proxy has'); }, getPrototypeOf() { throw new CallerError('proxy prototype'); }, ownKeys() { throw new CallerError('proxy keys'); } })],
     ['Float32Array(0)', () => new Float32Array(0)], ['Float64Array [1,2]', () => new Float64Array([1, 2])], ['Int32Array [1,2,3]', () => new Int32Array([1, 2, 3])],
     ['array of strings', () => ['a', 'b']], ['huge array-like', () => ({ length: 2 ** 32 })], ['negative array-like', () => ({ length: -1 })],
     ...(INCLUDE.configHoles ? [['array with a hole', () => [1, , 2]]] : []), // a sparse array: index 1 is a hole

@@ -77,17 +77,19 @@ export function permuteWeights<T extends WeightData>(weight: T | WeightTensor<T>
   const givenDims = opts.dims;
   let data: unknown;
   let shape: unknown;
-  if (isWeightData(weight)) {
-    data = weight;
-    shape = args.required(fn, { dims: givenDims }, 'dims');
-  } else if (weight !== null && typeof weight === 'object' && 'data' in weight && 'dims' in weight) {
-    data = weight.data;
-    shape = weight.dims;
-    if (givenDims !== undefined) throw new PosEncError('INVALID_ARGUMENT', `${fn}: the weight carries its dims; do not give option 'dims' too`);
-    if (!isWeightData(data)) throw new PosEncError('INVALID_TYPE', `${fn}: weight.data must be a typed array, got ${args.describe(data)}`);
-  } else {
-    throw new PosEncError('INVALID_TYPE', `${fn}: weight must be a typed array or a { data, dims } tensor, got ${args.describe(weight)}`);
-  }
+  args.readingCallerValue(fn, 'weight', () => {
+    if (isWeightData(weight)) {
+      data = weight;
+      shape = args.required(fn, { dims: givenDims }, 'dims');
+    } else if (weight !== null && typeof weight === 'object' && 'data' in weight && 'dims' in weight) {
+      data = weight.data;
+      shape = weight.dims;
+      if (givenDims !== undefined) throw new PosEncError('INVALID_ARGUMENT', `${fn}: the weight carries its dims; do not give option 'dims' too`);
+      if (!isWeightData(data)) throw new PosEncError('INVALID_TYPE', `${fn}: weight.data must be a typed array, got ${args.describe(data)}`);
+    } else {
+      throw new PosEncError('INVALID_TYPE', `${fn}: weight must be a typed array or a { data, dims } tensor, got ${args.describe(weight)}`);
+    }
+  });
   const dims = args.shapeOf(fn, 'dims', shape);
   if (dims.length !== 1 && dims.length !== 2) {
     throw new PosEncError('SHAPE_MISMATCH', `${fn}: a projection weight is [outFeatures, inFeatures] and a bias [outFeatures], got dims [${dims.join(', ')}]`);

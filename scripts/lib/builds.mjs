@@ -102,9 +102,9 @@ export const RELAXED_WASM = 'build/relaxed/posenc-relaxed.wasm';
 /**
  * build/relaxed/posenc-relaxed.wasm: the RoPE rotations with f32x4.relaxed_madd, compiled by
  * Debian's clang-19 and linked by wasm-ld-19 without Emscripten (docs/building.md 14): no libc, the
- * main module's memory imported. No wasm-opt: Binaryen 108 rejects the relaxed opcodes, so compile
+ * main module's memory imported; the loader is bindings/js/relaxed.ts. No wasm-opt: Binaryen 108 rejects the relaxed opcodes, so compile
  * with -c (clang's driver would run wasm-opt at link) and link separately. Returns whether the
- * module exists; without clang-19 (a test-only package) it skips quietly: nothing loads it yet.
+ * module exists; without clang-19 (a test-only package) it skips quietly and the package ships without it.
  */
 export function buildRelaxed() {
   const out = join(ROOT, RELAXED_WASM);
@@ -157,7 +157,7 @@ function writeCommonJsTypes() {
  */
 export function buildPackage() {
   buildWasm();
-  buildRelaxed(); // not in dist/ until a loader uses it
+  const relaxed = buildRelaxed();
   generateBoundary();
   rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
   mkdirSync(join(ROOT, 'dist'));
@@ -165,6 +165,7 @@ export function buildPackage() {
   const copy = (from, to) => copyFileSync(join(ROOT, from), join(ROOT, 'dist', to));
   copy('build/wasm/posenc.mjs', 'posenc.mjs');
   copy('build/wasm/posenc.wasm', 'posenc.wasm');
+  if (relaxed) copy(RELAXED_WASM, 'posenc-relaxed.wasm'); // optional: createPosEnc({ kernels }) falls back without it
   copy('bindings/js/posenc.d.mts', 'posenc.d.mts');
   copy('bindings/js/wasm-base64.d.ts', 'wasm-base64.d.ts');
   writeCommonJsTypes();

@@ -114,4 +114,4 @@ u32[cp / 4] = c;
 u32[sp / 4] = s;
 k.rotate_half_tokens(x, 1, 8, 1, 8, cp, sp, 4, true, 0);
 assert.ok(f32[x / 4] === 0 || f32[x / 4] === -(2 ** -46), `a fused or an unfused multiply-add, got ${f32[x / 4]}`);
-console.log(JSON.stringify({ cases, rounding: f32[x / 4] === 0 ? 'twice (unfused)' : 'once (fused)' }));
+console.log(JSON.stringify({ cases, rounding: f32[x / 4] === 0 ? 'unfused' : 'fused' }));

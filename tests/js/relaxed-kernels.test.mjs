@@ -1,6 +1,7 @@
 // The relaxed-SIMD kernel module (build/relaxed/posenc-relaxed.wasm, built by clang-19 from
 // src/kernels-relaxed/): safe to run on the main module's memory, the same wasm32 signatures as the
-// SIMD128 kernels, and within the rotation bounds of docs/encodings.md 8.2 under Node's flag.
+// SIMD128 kernels, within the rotation bounds of docs/encodings.md 8.2 under Node's flag; and
+// createPosEnc's `kernels` option that loads it (bindings/js/relaxed.ts).
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -71,11 +72,66 @@ test('a one-instruction probe predicts whether the module compiles, with and wit
   }
 });
 
+let rounding; // how this machine's relaxed madd rounds: 'fused' or 'unfused'
+
 test('both pairings, both row orders, tails and partners: within both roundings\' bound and 8.2\'s', { skip: !existsSync(wasm) }, (t) => {
   const run = spawnSync(process.execPath, [FLAG, fileURLToPath(new URL('./relaxed-kernels-child.mjs', import.meta.url)), wasm],
     { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
-  const { cases, rounding } = JSON.parse(run.stdout);
-  assert.ok(cases >= 200, `${cases} calls checked`);
-  t.diagnostic(`${cases} calls checked; this machine's relaxed madd rounds ${rounding}`);
+  const result = JSON.parse(run.stdout);
+  assert.ok(result.cases >= 200, `${result.cases} calls checked`);
+  rounding = result.rounding;
+  t.diagnostic(`${result.cases} calls checked; this machine's relaxed madd is ${rounding}`);
+});
+
+const dist = root + 'dist/posenc-relaxed.wasm';
+
+test('npm run build ships posenc-relaxed.wasm beside posenc.wasm', () => {
+  assert.ok(existsSync(dist), 'dist/posenc-relaxed.wasm (built when clang-19 is installed, as npm test installs it)');
+});
+
+test("createPosEnc({ kernels: 'relaxed' }) rotates with them: the float64 formula at 1e-6, SIMD128's roundings or a fused one", { skip: !existsSync(dist) }, (t) => {
+  assert.ok(rounding, 'the kernel test above found the rounding');
+  const run = spawnSync(process.execPath, [FLAG, fileURLToPath(new URL('./relaxed-api-child.mjs', import.meta.url)), rounding],
+    { encoding: 'utf8', maxBuffer: 1 << 24 });
+  assert.equal(run.status, 0, run.stderr);
+  const { cases, worst, worstApart } = JSON.parse(run.stdout);
+  t.diagnostic(`${cases} shapes; worst error ${worst.toExponential(2)} of the input's scale; worst relaxed - SIMD128 ${worstApart.toExponential(2)}`);
+});
+
+/** createPosEnc(options) in a fresh Node (with `flags`): its pe.kernels, or the error's code and message. */
+function load(options, flags = []) {
+  const script = `import(${JSON.stringify(root + 'dist/node.js')}).then((m) => m.createPosEnc(${options})).then(
+    (pe) => console.log(JSON.stringify({ kernels: pe.kernels })), (e) => console.log(JSON.stringify({ code: e.code, message: e.message })));`;
+  const run = spawnSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout);
+}
+
+test("kernels: 'simd128' by default; 'auto' falls back silently; 'relaxed' names why it cannot run", { skip: !existsSync(dist) }, () => {
+  assert.deepEqual(load('{}'), { kernels: 'simd128' });
+  assert.deepEqual(load('{}', [FLAG]), { kernels: 'simd128' });
+  assert.deepEqual(load("{ kernels: 'auto' }", [FLAG]), { kernels: 'relaxed' });
+  assert.deepEqual(load("{ kernels: 'auto' }"), { kernels: 'simd128' });
+  const unsupported = load("{ kernels: 'relaxed' }");
+  assert.equal(unsupported.code, 'UNSUPPORTED');
+  assert.match(unsupported.message, /kernels 'relaxed'.*does not run relaxed SIMD.*--experimental-wasm-relaxed-simd/);
+  // posenc-relaxed.wasm missing where locateFile points: auto falls back, relaxed says so.
+  const missing = `locateFile: (f) => ${JSON.stringify(root + 'dist/')} + (f === 'posenc.wasm' ? f : 'absent-' + f)`;
+  assert.deepEqual(load(`{ kernels: 'auto', ${missing} }`, [FLAG]), { kernels: 'simd128' });
+  const absent = load(`{ kernels: 'relaxed', ${missing} }`, [FLAG]);
+  assert.equal(absent.code, 'UNSUPPORTED');
+  assert.match(absent.message, /posenc-relaxed\.wasm could not be loaded .*absent-posenc-relaxed\.wasm/);
+});
+
+const rejectsPosEnc = (promise, code, pattern) => assert.rejects(promise, (e) => e.name === 'PosEncError' && e.code === code && pattern.test(e.message));
+
+test('a wrong kernels option is an error naming it, before anything loads', async () => {
+  const { createPosEnc } = await import('../../dist/node.js');
+  await rejectsPosEnc(createPosEnc({ kernels: 'fma' }), 'INVALID_ARGUMENT', /kernels must be 'auto', 'simd128' or 'relaxed', got 'fma'/);
+  await rejectsPosEnc(createPosEnc({ kernels: 1 }), 'INVALID_TYPE', /kernels must be a string/);
+  const pe = await createPosEnc();
+  assert.equal(pe.kernels, 'simd128');
+  assert.equal(await createPosEnc({ kernels: 'simd128' }), pe, 'the same choice: the loaded instance');
+  await rejectsPosEnc(createPosEnc({ kernels: 'auto' }), 'INVALID_ARGUMENT', /already loaded.*kernels/);
 });

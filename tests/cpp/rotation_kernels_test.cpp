@@ -11,6 +11,7 @@
 #include "test_util.hpp"
 
 using namespace posenc;
+using posenc::test::random_floats;
 
 namespace {
 
@@ -38,9 +39,8 @@ std::vector<float> rotated(Pairing pairing, std::size_t seq, std::size_t heads) 
   std::vector<double> inv_freq;
   REQUIRE(rope_default_inv_freq(64, 10000.0, &inv_freq).ok());
   auto q = random_floats(seq * heads * 64, 7);
-  REQUIRE(rope_apply({pairing, 64, inv_freq.data(), 1.0}, Positions::range(3),
-                     {q.data(), heads, nullptr, 0, 1, seq, 64, HeadLayout::bshd})
-              .ok());
+  const RopeTensors t{q.data(), heads, nullptr, 0, 1, seq, 64, HeadLayout::bshd};
+  REQUIRE(rope_apply({pairing, 64, inv_freq.data(), 1.0}, Positions::range(3), t).ok());
   return q;
 }
 

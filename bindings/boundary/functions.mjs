@@ -29,6 +29,11 @@ export const functions = {
   lastErrorMessage: { doc: 'The message of the last call that returned a non-zero status', returns: 'string' },
   simdArch: { doc: 'The SIMD architecture the kernels were compiled for', returns: 'string' },
   version: { doc: 'The version this module was built as (package.json, through CMake)', returns: 'string' },
+  useRotationKernels: {
+    doc: 'Float32 RoPE rotates with the functions at these function-table indices (posenc/rotation_kernels.hpp; 0: built in)',
+    args: { half: 'ptr', interleaved: 'ptr' },
+    returns: 'void',
+  },
 
   // Sinusoidal (sinusoidal_bindings.cpp)
   sinusoidalTable: {

@@ -1,6 +1,7 @@
 // Module-wide bindings: the last error message and build facts.
 #include "boundary.hpp"
 #include "posenc/build_info.hpp"
+#include "posenc/rotation_kernels.hpp"
 #include "posenc_boundary.hpp"
 
 namespace posenc::bindings {
@@ -18,5 +19,11 @@ std::string last_error_message_binding() { return g_last.message(); }
 std::string simd_arch_binding() { return simd_arch(); }
 
 std::string version_binding() { return posenc::version(); }
+
+// Under wasm32 a function pointer is an index into the module's function table: the JS loader puts
+// the relaxed-SIMD module's exports into grown slots of that table and passes their indices here.
+void use_rotation_kernels_binding(const UseRotationKernelsArgs& a) {
+  use_rotation_kernels(reinterpret_cast<RotateHalfTokens>(a.half), reinterpret_cast<RotateInterleavedTokens>(a.interleaved));
+}
 
 }  // namespace posenc::bindings

@@ -6,6 +6,8 @@ import { PosEncError, describe } from './runtime/errors.js';
 import { assemble } from './posenc.js';
 import type { CreatePosEncOptions, PosEnc } from './posenc.js';
 import type { RawModule } from './runtime/raw-module.js';
+import { chooseKernels, kernelChoice } from './relaxed.js';
+import type { KernelChoice, RelaxedBytes } from './relaxed.js';
 
 /** A factory produced by Emscripten (`-sMODULARIZE -sEXPORT_ES6`). */
 export type ModuleFactory = (options: Record<string, unknown>) => Promise<unknown>;
@@ -74,8 +76,12 @@ export function givenBytes(value: unknown): BufferSource {
   throw new PosEncError('INVALID_TYPE', `createPosEnc: wasmBinary must be an ArrayBuffer or a Uint8Array, got ${describe(value)}`);
 }
 
-/** Instantiates the module from `source` through the Emscripten factory and assembles the API. */
-export async function instantiate(factory: ModuleFactory, source: WasmSource): Promise<PosEnc> {
+/**
+ * Instantiates the module from `source` through the Emscripten factory, loads the rotation kernels
+ * `kernels` asks for (relaxed.ts; `relaxed` reads posenc-relaxed.wasm) and assembles the API.
+ */
+export async function instantiate(factory: ModuleFactory, source: WasmSource, kernels: KernelChoice = 'simd128',
+  relaxed?: RelaxedBytes): Promise<PosEnc> {
   if (typeof WebAssembly !== 'object' || !WebAssembly.validate(SIMD_PROBE)) {
     throw new PosEncError('UNSUPPORTED', 'posenc needs WebAssembly SIMD (Chrome/Edge 91+, Firefox 89+, Safari 16.4+, Node.js 18+), which this JavaScript engine does not support');
   }
@@ -87,6 +93,7 @@ export async function instantiate(factory: ModuleFactory, source: WasmSource): P
   // the console; once loaded, its messages go to console.warn as the glue's default does.
   let loading = true;
   const printed: string[] = [];
+  let mainExports: WebAssembly.Exports = {};
   const moduleOptions = {
     // The glue computes a URL for posenc.wasm from import.meta.url even when it will not fetch it,
     // which throws in bundles without import.meta (esbuild iife, CommonJS): give it a locateFile.
@@ -103,6 +110,7 @@ export async function instantiate(factory: ModuleFactory, source: WasmSource): P
       const loaded = source.kind === 'url' ? fromUrl(source.url, imports) : fromBytes(source.bytes, source.from, imports);
       loaded.then((result) => {
         try {
+          mainExports = result.instance.exports;
           receive(result.instance, result.module);
         } catch (error) { // a valid WebAssembly module, but another one: the glue finds none of its exports
           failed(loadFailed(`${from} is a WebAssembly module, but not posenc's (${String(error)}). ${FIXES}`, error));
@@ -113,7 +121,7 @@ export async function instantiate(factory: ModuleFactory, source: WasmSource): P
   };
   try {
     const raw = (await Promise.race([factory(moduleOptions), failure])) as RawModule;
-    return assemble(raw);
+    return assemble(raw, await chooseKernels(kernels, mainExports, relaxed));
   } catch (error) {
     if (error instanceof PosEncError) throw error;
     const output = printed.length ? `; it printed: ${printed.join(' / ')}` : '';
@@ -127,6 +135,7 @@ export async function instantiate(factory: ModuleFactory, source: WasmSource): P
 interface FirstCall {
   wasmBinary: unknown;
   locateFile: unknown;
+  kernels: KernelChoice;
 }
 
 /**
@@ -134,29 +143,37 @@ interface FirstCall {
  * calls get the same instance. A later call with other loading options cannot be honoured (the
  * module is loaded), so it is an error rather than being ignored.
  */
-export function loadOnce(entry: string, load: (options: CreatePosEncOptions) => Promise<PosEnc>): (options?: CreatePosEncOptions) => Promise<PosEnc> {
+export function loadOnce(entry: string, load: (options: CreatePosEncOptions, kernels: KernelChoice) => Promise<PosEnc>): (options?: CreatePosEncOptions) => Promise<PosEnc> {
   let shared: Promise<PosEnc> | undefined;
   let first: FirstCall | undefined;
   return (options: CreatePosEncOptions = {}) => {
     if (options === null || typeof options !== 'object') {
       return Promise.reject(new PosEncError('INVALID_TYPE', `createPosEnc: options must be an object, got ${describe(options)}`));
     }
-    const unknown = Object.keys(options).filter((k) => k !== 'wasmBinary' && k !== 'locateFile');
+    const unknown = Object.keys(options).filter((k) => k !== 'wasmBinary' && k !== 'locateFile' && k !== 'kernels');
     if (unknown.length) {
-      return Promise.reject(new PosEncError('UNKNOWN_OPTION', `createPosEnc: unknown option '${unknown[0]}'; known options: wasmBinary, locateFile`));
+      return Promise.reject(new PosEncError('UNKNOWN_OPTION', `createPosEnc: unknown option '${unknown[0]}'; known options: wasmBinary, locateFile, kernels`));
     }
-    const call: FirstCall = { wasmBinary: options.wasmBinary, locateFile: options.locateFile };
+    const given = options.kernels; // read once: a getter could answer differently each time
+    let kernels: KernelChoice;
+    try {
+      kernels = kernelChoice(given);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const call: FirstCall = { wasmBinary: options.wasmBinary, locateFile: options.locateFile, kernels };
     if (shared && first) {
       const same = (call.wasmBinary === undefined || call.wasmBinary === first.wasmBinary)
-        && (call.locateFile === undefined || call.locateFile === first.locateFile);
+        && (call.locateFile === undefined || call.locateFile === first.locateFile)
+        && (given === undefined || call.kernels === first.kernels);
       if (!same) {
         return Promise.reject(new PosEncError('INVALID_ARGUMENT', `createPosEnc: ${entry} is already loaded (once per page, worker or process) ` +
-          'with other loading options; later calls must pass the same wasmBinary and locateFile, or none'));
+          'with other loading options; later calls must pass the same wasmBinary, locateFile and kernels, or none'));
       }
       return shared;
     }
     first = call;
-    const loading = load(options);
+    const loading = load(options, kernels);
     shared = loading;
     loading.catch(() => { // a failed load may be retried, with other options too
       if (shared === loading) {

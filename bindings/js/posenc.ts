@@ -40,6 +40,7 @@ import { precisionApi } from './tools/precision.js';
 import type { PrecisionApi } from './tools/precision.js';
 
 import { VERSION } from './generated/boundary.js';
+import type { KernelChoice, KernelSlots, Kernels } from './relaxed.js';
 
 /** The package version (package.json's, generated into the build). */
 export { VERSION };
@@ -50,6 +51,8 @@ export interface PosEnc {
   readonly version: string;
   /** The SIMD architecture the kernels were compiled for (`'sse4.1'`: SSE4.1 translated to WebAssembly SIMD). */
   readonly simd: string;
+  /** The RoPE rotation kernels in use: `'simd128'`, or `'relaxed'` (see the `kernels` option of createPosEnc). */
+  readonly kernels: Kernels;
   /** The error class, also exported by the package (handy from CommonJS). */
   readonly PosEncError: typeof PosEncError;
   /** Sinusoidal absolute encodings (Vaswani et al. 2017). */
@@ -97,6 +100,13 @@ export interface CreatePosEncOptions {
    * the module's own script, where known.
    */
   locateFile?: (file: string, prefix: string) => string;
+  /**
+   * The RoPE rotation kernels: `'simd128'` (default), `'relaxed'` (fused multiply-adds from
+   * posenc-relaxed.wasm, beside posenc.wasm; an `UNSUPPORTED` error naming why where they cannot
+   * run) or `'auto'` (relaxed where the engine runs relaxed SIMD and the file loads, else SIMD128).
+   * Results stay within the bound of docs/encodings.md 8.2 either way. `pe.kernels` says which ran.
+   */
+  kernels?: KernelChoice;
 }
 
 // Methods of the objects the API hands out, guarded like the API's functions (runtime/guard.ts).
@@ -106,14 +116,16 @@ guardMethods('PositionTable', PositionTable.prototype);
 guardMethods('LayerRopeCache', LayerRopeCache.prototype);
 
 /** @internal Builds the API over a loaded module (loading.ts loads it). */
-export function assemble(raw: RawModule): PosEnc {
+export function assemble(raw: RawModule, slots: KernelSlots): PosEnc {
   const heap = new Heap(raw);
+  if (slots.kernels === 'relaxed') heap.call.useRotationKernels({ half: slots.half, interleaved: slots.interleaved });
   const rope = guarded('rope', ropeApi(heap, fromConfig));
   const alibi = guarded('alibi', alibiApi(heap));
   const model = guarded('model', modelApi(heap, rope, alibi));
   return Object.freeze({
     version: VERSION,
     simd: raw.simdArch(),
+    kernels: slots.kernels,
     PosEncError,
     sinusoidal: guarded('sinusoidal', sinusoidalApi(heap)),
     learned: guarded('learned', learnedApi(heap)),

@@ -3,6 +3,7 @@ export { PosEncError } from './runtime/errors.js';
 export type { PosEncErrorCode } from './runtime/errors.js';
 export { VERSION } from './posenc.js';
 export type { CreatePosEncOptions, PosEnc } from './posenc.js';
+export type { KernelChoice, Kernels } from './relaxed.js';
 export type { PositionIdsInput, Tensor, TensorInput, TensorLike } from './runtime/args.js';
 export { PositionTable } from './families/position-table.js';
 export type { TableAddOptions, TableLookupOptions, TablePositionOptions, TableStorage } from './families/position-table.js';

@@ -2,7 +2,7 @@
 // Node and native benchmarks) and tests/bench/run.mjs, both read with node:util parseArgs.
 import { parseArgs } from 'node:util';
 
-export const USAGE = 'usage: npm run bench -- [--quick] [--filter REGEX] [--json PATH] [--markdown PATH] [--budget MS] [--no-native] [--browser]';
+export const USAGE = 'usage: npm run bench -- [--quick] [--filter REGEX] [--json PATH] [--markdown PATH] [--budget MS] [--no-native] [--browser] [--rope-kernels simd128|relaxed|auto]';
 
 /** The options as node:util parseArgs takes them. */
 export const BENCH_OPTIONS = {
@@ -12,6 +12,9 @@ export const BENCH_OPTIONS = {
   markdown: { type: 'string' },
   budget: { type: 'string', default: '1200' },
   browser: { type: 'boolean', default: false },
+  // createPosEnc's `kernels` option for the measured instance; relaxed/auto run Node with
+  // --experimental-wasm-relaxed-simd (scripts/bench.mjs)
+  'rope-kernels': { type: 'string', default: 'simd128' },
   'no-native': { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
 };

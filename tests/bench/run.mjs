@@ -38,6 +38,8 @@ function parseOptions(argv) {
     process.exit(0);
   }
   const budget = Number(values.budget);
+  const ropeKernels = values['rope-kernels'];
+  if (!['simd128', 'relaxed', 'auto'].includes(ropeKernels)) throw new Error(`bench: --rope-kernels must be simd128, relaxed or auto, got ${ropeKernels}`);
   if (!(budget > 0)) throw new Error(`bench: --budget must be a positive number of milliseconds, got ${values.budget}`);
   return {
     quick: values.quick,
@@ -46,6 +48,7 @@ function parseOptions(argv) {
     markdown: values.markdown,
     budget,
     browser: values.browser,
+    ropeKernels,
   };
 }
 
@@ -61,7 +64,7 @@ function gitDescribe() {
 
 /** The run in this Node process, against every peer: meta, and the cases (printed as they finish). */
 async function runInNode(kernels, opts) {
-  const { pe, memory } = await createMeasuredPosEnc(ROOT);
+  const { pe, memory } = await createMeasuredPosEnc(ROOT, opts.ropeKernels);
   const tf = await loadTf();
   const ort = await loadOrt();
   const env = { pe, tf: tf.tf, ort: ort.ort, bounds: await createBounds(pe, memory, boundsWasm()) };
@@ -87,16 +90,17 @@ async function runInBrowser(kernels, opts) {
   printHeader(meta, 'headless Chromium', 'the JavaScript contenders; tfjs and onnxruntime-web run in the Node bench only');
   const { runBenchInBrowser } = await import('./browser-driver.mjs'); // playwright-core, for this run only
   boundsWasm(); // compiled for the page, which fetches it
-  const result = await runBenchInBrowser({ root: ROOT, kernels: kernelNames(), filter: opts.filter?.source, quick: opts.quick, budget: opts.budget });
+  const result = await runBenchInBrowser({ root: ROOT, kernels: kernelNames(), filter: opts.filter?.source, quick: opts.quick, budget: opts.budget, ropeKernels: opts.ropeKernels });
   meta.browser = result.userAgent;
   meta.posenc = result.posenc;
-  console.log(`${result.userAgent}\n`);
+  console.log(`${result.userAgent}; posenc ${result.posenc}\n`);
   for (const c of result.cases) console.log(`${caseTable(c)}\n`);
   return { meta, cases: result.cases, targets: evaluateTargets(kernels, result.cases) };
 }
 
 function printHeader(meta, where, peers) {
   console.log(`posenc bench — ${meta.date}, ${meta.cpu} (${meta.cores} cores), ${where}, commit ${meta.commit}`);
+  if (meta.posenc) console.log(`posenc: ${meta.posenc}`);
   console.log(`peers: ${peers}`);
   console.log(`load average before: ${meta.loadBefore.map((l) => l.toFixed(2)).join(' ')}\n`);
 }

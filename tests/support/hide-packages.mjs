@@ -3,7 +3,7 @@
 // that are theirs alone get an empty folder mounted over them. Nothing outside that command sees
 // the change (docs/building.md section 15).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Whether this process may make mount namespaces (root). */
@@ -25,7 +25,9 @@ export function hidingCommands(work, packages, extraDirs = []) {
     }
   }
   // Folders no other package shares (dpkg -S names a single owner), outermost only.
-  const dirs = files.filter((f) => f.split('/').length > 3 && existsSync(f) && statSync(f).isDirectory());
+  // A symbolic link to a folder (clang-19's /usr/lib/cmake/clang-19) cannot be a mount point; its
+  // target, where the package owns it, is in the list itself.
+  const dirs = files.filter((f) => f.split('/').length > 3 && existsSync(f) && !lstatSync(f).isSymbolicLink() && statSync(f).isDirectory());
   const owners = dirs.length ? spawnSync('dpkg', ['-S', ...dirs], { encoding: 'utf8' }).stdout.split('\n') : [];
   const own = owners.filter((l) => /^[^,\s]+: /.test(l)).map((l) => l.slice(l.indexOf(': ') + 2));
   const all = [...new Set([...own, ...extraDirs])];

@@ -1,7 +1,8 @@
 // The benchmark in a browser page (`npm run bench -- --browser` opens it in headless Chromium):
 // the same kernels, cases, checks and timing as the Node run (harness/run-case.mjs), for posenc and
 // the JavaScript contenders; the tfjs and onnxruntime-web peers are Node-only here and are skipped.
-// Query: kernels=alibi,rope,... (module names in ../kernels/), filter=REGEX, quick=1, budget=MS.
+// Query: kernels=alibi,rope,... (module names in ../kernels/), filter=REGEX, quick=1, budget=MS,
+// ropeKernels=simd128|relaxed|auto (createPosEnc's kernels option).
 // window.__bench is the run's promise, for the driver to await.
 import { createBounds } from '../harness/bounds.mjs';
 import { instantiateKeepingMemory } from '../harness/keep-memory.mjs';
@@ -21,7 +22,12 @@ async function createMeasuredPosEnc() {
     import('/dist/loading.js'),
     fetch('/dist/posenc.wasm').then((r) => r.arrayBuffer()),
   ]);
-  return instantiateKeepingMemory(factory, instantiate, new Uint8Array(bytes));
+  const relaxed = async () => {
+    const response = await fetch('/dist/posenc-relaxed.wasm');
+    if (!response.ok) throw new Error(`HTTP ${response.status} for /dist/posenc-relaxed.wasm`);
+    return response.arrayBuffer();
+  };
+  return instantiateKeepingMemory(factory, instantiate, new Uint8Array(bytes), query.get('ropeKernels') ?? 'simd128', relaxed);
 }
 
 async function main() {

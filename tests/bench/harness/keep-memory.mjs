@@ -4,20 +4,21 @@
 // Shared by the Node run (posenc-instance.mjs) and the browser run (browser/main.mjs), which only
 // differ in how they load the three built files.
 
-/** `factory` (dist/posenc.mjs), `instantiate` (dist/loading.js), the bytes of posenc.wasm -> { pe, memory }. */
-export async function instantiateKeepingMemory(factory, instantiate, wasmBinary) {
+/**
+ * `factory` (dist/posenc.mjs), `instantiate` (dist/loading.js), the bytes of posenc.wasm, createPosEnc's
+ * `kernels` option and a reader of posenc-relaxed.wasm -> { pe, memory }.
+ */
+export async function instantiateKeepingMemory(factory, instantiate, wasmBinary, kernels = 'simd128', relaxedBytes = undefined) {
   let memory;
   const capture = (options) => factory({
     ...options,
-    instantiateWasm(imports, receive) {
-      WebAssembly.instantiate(wasmBinary, imports).then(({ instance, module }) => {
-        memory = Object.values(instance.exports).find((e) => e instanceof WebAssembly.Memory);
-        receive(instance, module);
-      });
-      return {};
-    },
+    // the package's own hook (it compiles `wasmBinary` and keeps the exports for the kernels), seen on the way
+    instantiateWasm: (imports, receive) => options.instantiateWasm(imports, (instance, module) => {
+      memory = Object.values(instance.exports).find((e) => e instanceof WebAssembly.Memory);
+      receive(instance, module);
+    }),
   });
-  const pe = await instantiate(capture, { kind: 'bytes', bytes: wasmBinary, from: 'the bench' });
+  const pe = await instantiate(capture, { kind: 'bytes', bytes: wasmBinary, from: 'the bench' }, kernels, relaxedBytes);
   if (!(memory instanceof WebAssembly.Memory)) throw new Error('bench: posenc exports no WebAssembly.Memory');
   return { pe, memory };
 }

@@ -4,7 +4,7 @@
 // and the memory bound of the machine for 1 and N threads (harness/bounds.wat on one shared
 // WebAssembly.Memory). See README.md ("More than one core") and docs/performance.md.
 //
-//   node tests/bench/multicore.mjs [--threads 2] [--filter re] [--repeat 3] [--budget ms]
+//   node tests/bench/multicore.mjs [--threads 2] [--filter re] [--repeat 3] [--budget ms] [--json f] [--markdown]
 //
 // Variants, each run by 1 worker and by N workers splitting the rows:
 //   resident  the rows stay in the worker's own wasm memory (a WasmTensor): the work a
@@ -164,6 +164,7 @@ async function main() {
   }
   console.log(`# load average after: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   await Promise.all(workers.map((w) => w.terminate()));
+  if (process.argv.includes('--markdown')) markdown(results);
   const json = option('json', null);
   if (json) {
     writeFileSync(json, JSON.stringify(results.map(({ c, names, runs }) => ({
@@ -199,6 +200,23 @@ function report(c, names, runs) {
     }
     const g = gains.map((x) => x.toFixed(2)).join(' ');
     console.log(`  ${name.padEnd(9)} ${cells.join(' | ')} | gain ${median(gains).toFixed(2)}× (runs: ${g})${vsResident}`);
+  }
+}
+
+/** The same results as a markdown table (docs/performance.md, "More than one core"). */
+function markdown(results) {
+  console.log(`\n| case | variant | 1 worker | ${threads} workers | gain |`);
+  console.log('| --- | --- | ---: | ---: | ---: |');
+  for (const { c, names, runs } of results) {
+    for (const name of names) {
+      const cell = (n) => {
+        const mid = median(runs.map((m) => m.get(`${name}/${n}`).median));
+        return `${ms(mid)} ms (${(c.bytes / mid / 1e6).toFixed(1)} GB/s)`;
+      };
+      const gains = runs.map((m) => m.get(`${name}/1`).median / m.get(`${name}/${threads}`).median);
+      const range = repeat > 1 ? ` (${Math.min(...gains).toFixed(2)}-${Math.max(...gains).toFixed(2)})` : '';
+      console.log(`| ${c.label} | ${name} | ${cell(1)} | ${cell(threads)} | ${median(gains).toFixed(2)}×${range} |`);
+    }
   }
 }
 

@@ -174,3 +174,9 @@ test('.safetensors inputs: tensors with a gap, or bytes after the last tensor, a
   fails(1, /gap\.safetensors: tensor 'b' starts at data byte 132, but 'a' ends at 128: the file has a gap between tensors \[INVALID_FILE\]/,
     ['add-sinusoidal', '--in', file('gap.safetensors'), '--in-tensor', 'a', '--out', file('o.npy')]);
 });
+
+test('a .json output too large to hold in memory is refused up front, with the streamed formats named', () => {
+  const err = fails(2, /too many for a \.json file.*\.npy or \.safetensors/, ['sinusoidal', '--length', '65536', '--dim', '128', '--out', file('big.json')]);
+  assert.match(err, /8388608 values/);
+  assert.equal(posenc(['sinusoidal', '--length', '4', '--dim', '8', '--out', file('small.json')]).code, 0, 'a small .json still works');
+});

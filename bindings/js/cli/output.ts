@@ -14,6 +14,13 @@ import { safetensorsHeader } from '../io/safetensors.js';
 import { CliError } from './flags.js';
 import { formatBytes } from './progress.js';
 
+/**
+ * The most values a .json output holds: JSON is kept in memory and written as text when the job
+ * commits (about 12 characters a value), so beyond this the job would exhaust Node's heap instead of
+ * failing cleanly. .npy and .safetensors are streamed and have no such limit.
+ */
+export const MAX_JSON_VALUES = 4_194_304;
+
 /** A tensor of an output file: its name (safetensors key) and shape. */
 export interface OutputTensor {
   name: string;
@@ -108,6 +115,10 @@ export class TensorFile {
     const format = outputFormat(path, flag, tensors.length);
     if (format === 'json' && dtype !== 'float32') {
       throw new CliError(`--dtype ${dtype} applies to .npy and .safetensors files; ${flag} ${path} is JSON`);
+    }
+    const values = tensors.reduce((n, t) => n + t.dims.reduce((a, b) => a * b, 1), 0);
+    if (format === 'json' && values > MAX_JSON_VALUES) {
+      throw new CliError(`${flag} ${path}: ${values} values are too many for a .json file (at most ${MAX_JSON_VALUES}, held in memory); write .npy or .safetensors, which are streamed`);
     }
     let existing;
     try {

@@ -2,17 +2,13 @@
 // Everything here throws PosEncError with a message that starts with the function name and names
 // the argument. Semantic checks that C++ also needs (rotaryDim parity, ids inside a table...) stay
 // in C++; this file checks what only JS can get wrong (types, integer-ness, shapes vs lengths).
-//
-// Read, then act. Caller code can run while a call reads its arguments (getters, Proxies); it must
-// not run once the call measures tensors, takes pointers or allocates. So `options()` reads an
-// options object once, into a private plain snapshot (every getter runs exactly once, first), and
-// `tensor()` reads a tensor's fields once; the rest of a call uses only those snapshots. HeapScope
-// (scope.ts) measures each typed array again at the moment it copies it, so a buffer that caller
-// code resized or detached anyway is an error there, never a short copy or a write past a block.
+// Read, then act: options and other caller values are read once, first (caller.ts); HeapScope
+// (scope.ts) measures each typed array again when it copies it.
 import { PosEncError, callerError, describe } from './errors.js';
 import type { PosEncErrorCode } from './errors.js';
 
 export { describe };
+export { camelCaseFor, options, readingCallerValue, snapshot } from './caller.js';
 export { attachedLength, detached, tagOf, typedLength } from './typed.js';
 import { MAX_ALLOCATION_BYTES } from './heap.js';
 import { attachedLength, byteOffsetOf, detached, tagOf, typedLength } from './typed.js';
@@ -71,109 +67,8 @@ export type PositionIdsInput =
   | BigInt64Array
   | { readonly data: PositionIdsInput; readonly dims?: readonly number[] };
 
-type Options = Record<string, unknown>;
-
-/** Whether `value` is a plain object (an object literal, `Object.create(null)`, or a Proxy of one). */
-function isPlainObject(value: object): boolean {
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-/**
- * A private copy of a plain-data argument (an options object, a config): every plain object and
- * array in it is copied, reading each key and element exactly once (getters, Proxy traps); holes of
- * sparse arrays stay holes, for the list readers to refuse. The top-level object's own keys are
- * copied whatever its class; nested objects that are not plain (typed arrays, tensors, WasmTensors,
- * functions) are kept as they are. An error thrown by caller code while reading is a
- * PosEncError naming the key. `depth` bounds self-referencing structures. The copy is not frozen
- * (freezing costs more than the rest of a small call's option handling): no caller code ever sees it.
- */
-export function snapshot(fn: string, value: unknown, name = 'options', depth = 0): unknown {
-  if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
-  if (depth > 64) throw new PosEncError('INVALID_ARGUMENT', `${fn}: ${name} is nested too deeply (a cycle?)`);
-  // One try for the whole object (this runs on every call): `at` names what was being read.
-  let at: string | number = '';
-  try {
-    if (Array.isArray(value)) {
-      const length = value.length;
-      const copy = new Array<unknown>(length);
-      for (let i = 0; i < length; i++) {
-        at = i;
-        if (!(i in value)) continue; // a hole stays a hole
-        const v: unknown = value[i];
-        copy[i] = v !== null && typeof v === 'object' ? snapshot(fn, v, `${name}[${i}]`, depth + 1) : v;
-      }
-      return copy;
-    }
-    if (depth > 0 && !isPlainObject(value)) return value;
-    const copy: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      at = key;
-      const v: unknown = (value as Record<string, unknown>)[key];
-      copy[key] = v !== null && typeof v === 'object' ? snapshot(fn, v, `${name}.${key}`, depth + 1) : v;
-    }
-    return copy;
-  } catch (error) {
-    throw callerError(fn, at === '' ? name : typeof at === 'number' ? `${name}[${at}]` : `${name}.${at}`, error);
-  }
-}
-
-/**
- * Validates an option object (a plain object whose keys are all in `known`; `undefined` values
- * count as absent) and returns its {@link snapshot}: the call reads its options from that, never
- * from the caller's object, so caller code runs here and only here.
- */
-export function options(fn: string, value: unknown, known: readonly string[], optional = false): Options {
-  if (value === undefined && optional) return {};
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) {
-    throw new PosEncError('INVALID_TYPE', `${fn}: options must be an object, got ${describe(value)}`);
-  }
-  const given = value;
-  value = snapshot(fn, value);
-  if (!isPlainObject(given)) { // an instance of a class: its options may be getters of its prototype
-    for (const key of known) {
-      if (key in (value as object)) continue;
-      try {
-        if (key in given) (value as Options)[key] = snapshot(fn, (given as Options)[key], `options.${key}`, 1);
-      } catch (error) {
-        throw callerError(fn, `options.${key}`, error);
-      }
-    }
-  }
-  for (const key of Object.keys(value as object)) {
-    if (!known.includes(key)) {
-      const near = known.find((k) => k.toLowerCase() === key.toLowerCase());
-      const camel = near ? undefined : camelCaseFor(key, known);
-      const rope = fn.startsWith('rope.') || fn.startsWith('RopeCache') ? '; for a model\'s config.json, use pe.rope.fromConfig(config)' : '';
-      throw new PosEncError(
-        'UNKNOWN_OPTION',
-        `${fn}: unknown option '${key}'` + (near ? ` (did you mean '${near}'?)`
-          : camel ? ` (posenc's options are camelCase: did you mean '${camel}'?${rope})`
-            : `; known options: ${known.join(', ')}${key.includes('_') ? rope : ''}`),
-      );
-    }
-  }
-  return value as Options;
-}
-
-/** Hugging Face config.json keys whose posenc option is not just their camelCase spelling. */
-const HF_KEY_NAMES: Record<string, readonly string[]> = {
-  rope_theta: ['base'],
-  rope_scaling: ['scaling'],
-  rope_parameters: ['scaling'],
-  rope_type: ['type'],
-  max_position_embeddings: ['maxPositionEmbeddings', 'maxPositions'],
-};
-
-/**
- * The known option a snake_case key (a Hugging Face config.json habit) stands for: its camelCase
- * spelling (`rotary_dim` -> `rotaryDim`) or its posenc name (`rope_theta` -> `base`), if known.
- */
-export function camelCaseFor(key: string, known: readonly string[]): string | undefined {
-  if (!key.includes('_')) return undefined;
-  const camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-  return [camel, ...(HF_KEY_NAMES[key] ?? [])].find((k) => known.includes(k));
-}
+import type { Options } from './caller.js';
+import { readingCallerValue, snapshot } from './caller.js';
 
 /** The option `name`, which must be present. */
 export function required(fn: string, opts: Options, name: string): unknown {
@@ -272,19 +167,6 @@ export interface TensorArg {
  */
 export function tensor(fn: string, name: string, value: unknown, dims: unknown, dimsName = 'dims'): TensorArg {
   return readingCallerValue(fn, name, () => tensorOf(fn, name, value, dims, dimsName));
-}
-
-/**
- * Runs `read`, which reads a caller's value: an error that is not a PosEncError comes from the
- * caller's own code (a Proxy trap: get, has, getPrototypeOf for instanceof; a getter), and becomes
- * INVALID_ARGUMENT naming the argument, the original as `cause`.
- */
-export function readingCallerValue<T>(fn: string, name: string, read: () => T): T {
-  try {
-    return read();
-  } catch (error) {
-    throw callerError(fn, name, error);
-  }
 }
 
 function tensorOf(fn: string, name: string, value: unknown, dims: unknown, dimsName: string): TensorArg {

@@ -9,8 +9,8 @@
 //   npm run bench -- --json out.json      write the JSON there (the native results go to out.native.json)
 //   npm run bench -- --no-native          skip the native benchmark
 //   npm run bench -- --browser            the wasm cases in headless Chromium (no native run)
-//   npm run bench -- --rope-kernels relaxed   posenc with createPosEnc({ kernels: 'relaxed' }) (Node gets
-//                                         --experimental-wasm-relaxed-simd; Chromium runs it as is)
+//   npm run bench -- --posenc-kernels simd128   the measured instance's createPosEnc({ kernels }) (default
+//                                         'auto'; with relaxed kernels, the SIMD128 ones run beside them)
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -36,7 +36,9 @@ const hasNative = native && existsSync(join(ROOT, 'tests', 'bench', 'native_benc
 if (hasNative) buildNative(['posenc_native_bench']);
 
 // --expose-gc: the harness collects garbage between cases, so one case's arrays do not slow the next.
-const relaxedFlag = options['rope-kernels'] === 'simd128' ? [] : ['--experimental-wasm-relaxed-simd'];
+// Node 20 runs relaxed SIMD behind a flag (Chromium 114+ and Node 22+ without): on, so that 'auto'
+// picks the relaxed kernels as it does in a current browser.
+const relaxedFlag = ['--experimental-wasm-relaxed-simd'];
 run(process.execPath, ['--expose-gc', ...relaxedFlag, join(ROOT, 'tests', 'bench', 'run.mjs'), ...args]);
 if (hasNative) {
   const nativeArgs = ['--json', nativeJson];

@@ -23,15 +23,22 @@ const ropeForm = {
 // A per-position query scale (posenc/rope_layer.hpp QueryScale), used when hasQueryScale
 const queryScale = { hasQueryScale: 'bool', queryScale: 'f64', queryFloorScale: 'f64', queryPositionOffset: 'f64' };
 
+/**
+ * The kernels a relaxed-SIMD module may replace (posenc/fused_kernels.hpp FusedKernels): the
+ * arguments of useFusedKernels, and in snake_case the exports of src/kernels-relaxed/.
+ */
+export const fusedKernels = ['rotateHalfTokens', 'rotateInterleavedTokens', 'phasorRowsNarrow', 'phasorRowsNarrowInterleave'];
+
 /** @type {Record<string, { doc: string, args?: Record<string, string>, returns?: string }>} */
 export const functions = {
   // Module-wide (module_bindings.cpp)
   lastErrorMessage: { doc: 'The message of the last call that returned a non-zero status', returns: 'string' },
   simdArch: { doc: 'The SIMD architecture the kernels were compiled for', returns: 'string' },
   version: { doc: 'The version this module was built as (package.json, through CMake)', returns: 'string' },
-  useRotationKernels: {
-    doc: 'Float32 RoPE rotates with the functions at these function-table indices (posenc/rotation_kernels.hpp; 0: built in)',
-    args: { half: 'ptr', interleaved: 'ptr' },
+  useFusedKernels: {
+    doc: 'Later calls use the functions at these function-table indices (posenc/fused_kernels.hpp; 0: the built-in kernel). ' +
+      'The argument names, in snake_case, are the exports of the relaxed-SIMD module (src/kernels-relaxed/)',
+    args: Object.fromEntries(fusedKernels.map((name) => [name, 'ptr'])),
     returns: 'void',
   },
 

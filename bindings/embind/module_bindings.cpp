@@ -1,7 +1,9 @@
 // Module-wide bindings: the last error message and build facts.
+#include <cstdint>
+
 #include "boundary.hpp"
 #include "posenc/build_info.hpp"
-#include "posenc/rotation_kernels.hpp"
+#include "posenc/fused_kernels.hpp"
 #include "posenc_boundary.hpp"
 
 namespace posenc::bindings {
@@ -22,8 +24,18 @@ std::string version_binding() { return posenc::version(); }
 
 // Under wasm32 a function pointer is an index into the module's function table: the JS loader puts
 // the relaxed-SIMD module's exports into grown slots of that table and passes their indices here.
-void use_rotation_kernels_binding(const UseRotationKernelsArgs& a) {
-  use_rotation_kernels(reinterpret_cast<RotateHalfTokens>(a.half), reinterpret_cast<RotateInterleavedTokens>(a.interleaved));
+template <class F>
+F slot(std::uintptr_t index) {
+  return reinterpret_cast<F>(index);
+}
+
+void use_fused_kernels_binding(const UseFusedKernelsArgs& a) {
+  FusedKernels k;
+  k.rotate_half_tokens = slot<RotateHalfTokens>(a.rotate_half_tokens);
+  k.rotate_interleaved_tokens = slot<RotateInterleavedTokens>(a.rotate_interleaved_tokens);
+  k.phasor_rows_narrow = slot<PhasorRowsNarrow>(a.phasor_rows_narrow);
+  k.phasor_rows_narrow_interleave = slot<PhasorRowsNarrowInterleave>(a.phasor_rows_narrow_interleave);
+  use_fused_kernels(k);
 }
 
 }  // namespace posenc::bindings

@@ -4,7 +4,6 @@
 import createPosEncModule from './posenc.mjs';
 import { FIXES, givenBytes, instantiate, loadOnce } from './loading.js';
 import type { WasmSource } from './loading.js';
-import type { RelaxedBytes } from './relaxed.js';
 import { PosEncError } from './runtime/errors.js';
 import type { CreatePosEncOptions, PosEnc } from './posenc.js';
 
@@ -39,20 +38,6 @@ function sourceOf(options: CreatePosEncOptions): WasmSource {
   return { kind: 'url', url: beside.href };
 }
 
-/** posenc-relaxed.wasm fetched from beside posenc.wasm (or where `locateFile` maps it), when the kernels need it. */
-function relaxedOf(options: CreatePosEncOptions): RelaxedBytes {
-  const locate = options.locateFile;
-  return async () => {
-    const beside = (() => { try { return new URL('./posenc-relaxed.wasm', import.meta.url); } catch { return undefined; } })();
-    const url = typeof locate === 'function' ? String(locate('posenc-relaxed.wasm', beside ? new URL('./', beside).href : ''))
-      : beside?.href;
-    if (url === undefined) throw new Error('this bundle has no import.meta.url to find posenc-relaxed.wasm by; pass locateFile');
-    const response = await fetch(url, { credentials: 'same-origin' });
-    if (!response.ok) throw new Error(`HTTP ${response.status} for ${url}`);
-    return response.arrayBuffer();
-  };
-}
-
 /**
  * Loads the WebAssembly module (once per page or worker) and returns the posenc API. Later calls
  * return the same instance (and must pass the same options, or none).
@@ -65,4 +50,4 @@ function relaxedOf(options: CreatePosEncOptions): RelaxedBytes {
  * const { data, dims } = pe.sinusoidal.table({ length: 128, dim: 64 });
  */
 export const createPosEnc: (options?: CreatePosEncOptions) => Promise<PosEnc> = loadOnce('posenc', async (options, kernels) =>
-  instantiate(createPosEncModule, sourceOf(options), kernels, relaxedOf(options)));
+  instantiate(createPosEncModule, sourceOf(options), kernels));

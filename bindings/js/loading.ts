@@ -7,7 +7,7 @@ import { assemble } from './posenc.js';
 import type { CreatePosEncOptions, PosEnc } from './posenc.js';
 import type { RawModule } from './runtime/raw-module.js';
 import { chooseKernels, kernelChoice } from './relaxed.js';
-import type { KernelChoice, RelaxedBytes } from './relaxed.js';
+import type { KernelChoice } from './relaxed.js';
 
 /** A factory produced by Emscripten (`-sMODULARIZE -sEXPORT_ES6`). */
 export type ModuleFactory = (options: Record<string, unknown>) => Promise<unknown>;
@@ -77,11 +77,10 @@ export function givenBytes(value: unknown): BufferSource {
 }
 
 /**
- * Instantiates the module from `source` through the Emscripten factory, loads the rotation kernels
- * `kernels` asks for (relaxed.ts; `relaxed` reads posenc-relaxed.wasm) and assembles the API.
+ * Instantiates the module from `source` through the Emscripten factory, plugs in the relaxed-SIMD
+ * kernels when `kernels` asks for them and the engine runs them (relaxed.ts), and assembles the API.
  */
-export async function instantiate(factory: ModuleFactory, source: WasmSource, kernels: KernelChoice = 'simd128',
-  relaxed?: RelaxedBytes): Promise<PosEnc> {
+export async function instantiate(factory: ModuleFactory, source: WasmSource, kernels: KernelChoice = 'auto'): Promise<PosEnc> {
   if (typeof WebAssembly !== 'object' || !WebAssembly.validate(SIMD_PROBE)) {
     throw new PosEncError('UNSUPPORTED', 'posenc needs WebAssembly SIMD (Chrome/Edge 91+, Firefox 89+, Safari 16.4+, Node.js 18+), which this JavaScript engine does not support');
   }
@@ -121,7 +120,7 @@ export async function instantiate(factory: ModuleFactory, source: WasmSource, ke
   };
   try {
     const raw = (await Promise.race([factory(moduleOptions), failure])) as RawModule;
-    return assemble(raw, await chooseKernels(kernels, mainExports, relaxed));
+    return assemble(raw, await chooseKernels(kernels, mainExports));
   } catch (error) {
     if (error instanceof PosEncError) throw error;
     const output = printed.length ? `; it printed: ${printed.join(' / ')}` : '';

@@ -7,7 +7,6 @@ import { fileURLToPath } from 'node:url';
 import createPosEncModule from './posenc.mjs';
 import { FIXES, givenBytes, instantiate, loadOnce } from './loading.js';
 import type { WasmSource } from './loading.js';
-import type { RelaxedBytes } from './relaxed.js';
 import { PosEncError } from './runtime/errors.js';
 import type { CreatePosEncOptions, PosEnc } from './posenc.js';
 
@@ -44,20 +43,6 @@ async function sourceOf(options: CreatePosEncOptions): Promise<WasmSource> {
   }
 }
 
-/** posenc-relaxed.wasm beside posenc.wasm (or where `locateFile` maps it), read when the kernels need it. */
-function relaxedOf(options: CreatePosEncOptions): RelaxedBytes {
-  const locate = options.locateFile;
-  return async () => {
-    const beside = new URL('./posenc-relaxed.wasm', import.meta.url);
-    let path = fileURLToPath(beside);
-    if (typeof locate === 'function') {
-      const located = String(locate('posenc-relaxed.wasm', fileURLToPath(new URL('./', beside))));
-      path = located.startsWith('file:') ? fileURLToPath(located) : located;
-    }
-    return readFile(path);
-  };
-}
-
 /**
  * Loads the WebAssembly module (once per process or worker thread) and returns the posenc API.
  * Later calls return the same instance (and must pass the same options, or none).
@@ -70,4 +55,4 @@ function relaxedOf(options: CreatePosEncOptions): RelaxedBytes {
  * const pe = await createPosEnc();
  */
 export const createPosEnc: (options?: CreatePosEncOptions) => Promise<PosEnc> = loadOnce('posenc', async (options, kernels) =>
-  instantiate(createPosEncModule, await sourceOf(options), kernels, relaxedOf(options)));
+  instantiate(createPosEncModule, await sourceOf(options), kernels));

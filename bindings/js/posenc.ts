@@ -51,7 +51,7 @@ export interface PosEnc {
   readonly version: string;
   /** The SIMD architecture the kernels were compiled for (`'sse4.1'`: SSE4.1 translated to WebAssembly SIMD). */
   readonly simd: string;
-  /** The RoPE rotation kernels in use: `'simd128'`, or `'relaxed'` (see the `kernels` option of createPosEnc). */
+  /** The kernels in use: `'relaxed'` (fused multiply-adds) or `'simd128'` (see the `kernels` option of createPosEnc). */
   readonly kernels: Kernels;
   /** The error class, also exported by the package (handy from CommonJS). */
   readonly PosEncError: typeof PosEncError;
@@ -101,10 +101,11 @@ export interface CreatePosEncOptions {
    */
   locateFile?: (file: string, prefix: string) => string;
   /**
-   * The RoPE rotation kernels: `'simd128'` (default), `'relaxed'` (fused multiply-adds from
-   * posenc-relaxed.wasm, beside posenc.wasm; an `UNSUPPORTED` error naming why where they cannot
-   * run) or `'auto'` (relaxed where the engine runs relaxed SIMD and the file loads, else SIMD128).
-   * Results stay within the bound of docs/encodings.md 8.2 either way. `pe.kernels` says which ran.
+   * The kernels: `'auto'` (the default: the relaxed-SIMD ones where the engine runs relaxed SIMD,
+   * the SIMD128 ones elsewhere, silently), `'relaxed'` (fused multiply-adds for RoPE rotations that
+   * fit in cache, sinusoid and angle rows; an `UNSUPPORTED` error naming why where they cannot run)
+   * or `'simd128'`. The relaxed kernels ship inside the JavaScript: no extra file. Results stay
+   * within the bounds of docs/encodings.md 8.2 either way; `pe.kernels` says which ran.
    */
   kernels?: KernelChoice;
 }
@@ -118,7 +119,7 @@ guardMethods('LayerRopeCache', LayerRopeCache.prototype);
 /** @internal Builds the API over a loaded module (loading.ts loads it). */
 export function assemble(raw: RawModule, slots: KernelSlots): PosEnc {
   const heap = new Heap(raw);
-  if (slots.kernels === 'relaxed') heap.call.useRotationKernels({ half: slots.half, interleaved: slots.interleaved });
+  if (slots.slots !== undefined) heap.call.useFusedKernels(slots.slots);
   const rope = guarded('rope', ropeApi(heap, fromConfig));
   const alibi = guarded('alibi', alibiApi(heap));
   const model = guarded('model', modelApi(heap, rope, alibi));

@@ -1,18 +1,7 @@
-// RoPE row rotations with relaxed SIMD's fused multiply-add: the wasm32 twins of
-// rotate_half_tokens / rotate_interleaved_tokens (src/kernels/kernels.hpp, rotate-inl.hpp).
-//
-// Built by clang-19 alone into dist/posenc-relaxed.wasm (docs/building.md 14): no libc, no data,
-// no stack, memory imported from the main module, so the main module's pointers are valid here.
-// Every function is a leaf over its arguments; nothing here keeps state between calls.
-// The C signatures match the C++ ones under the wasm32 ABI (size_t = i32, bool = i32, pointers i32).
-#include <stdbool.h>
-#include <stddef.h>
-#include <wasm_simd128.h>
-
-#define KEEP __attribute__((visibility("default")))
-
-static inline v128_t load(const float* p) { return wasm_v128_load(p); }
-static inline void store(float* p, v128_t v) { wasm_v128_store(p, v); }
+// RoPE row rotations with relaxed SIMD's fused multiply-add: the twins of rotate_half_tokens and
+// rotate_interleaved_tokens (src/kernels/kernels.hpp, rotate-inl.hpp). The driver uses them for the
+// grouped order only (calls that fit in cache); streaming calls take the built-in kernels.
+#include "relaxed.h"
 
 /* (lo, hi) <- (lo c - hi s, lo s + hi c) on 4 pairs: two fused multiply-adds a lane. */
 static inline void rotate_pairs(float* lo, float* hi, v128_t c, v128_t s) {
@@ -31,7 +20,7 @@ static inline void rotate_adjacent(float* x, v128_t c, v128_t s) {
 
 /* Half pairing: `rows` rows `stride` floats apart, sharing cos/sin rows of `pairs` lanes; pair i is
    (x[i], x[i + partner]). Grouped: 16 lanes of cos/sin stay in registers across every row. */
-static void half_rows(float* x, size_t rows, size_t stride, const float* cos, const float* sin, size_t pairs,
+static inline __attribute__((always_inline)) void half_rows(float* x, size_t rows, size_t stride, const float* cos, const float* sin, size_t pairs,
                       size_t partner) {
   size_t i = 0;
   for (; i + 16 <= pairs; i += 16) {
@@ -61,7 +50,7 @@ static void half_rows(float* x, size_t rows, size_t stride, const float* cos, co
 }
 
 /* Interleaved pairing on 2 pairs lanes with the expanded rows cos2/sin2 (kernels.hpp). */
-static void interleaved_rows(float* x, size_t rows, size_t stride, const float* cos2, const float* sin2,
+static inline __attribute__((always_inline)) void interleaved_rows(float* x, size_t rows, size_t stride, const float* cos2, const float* sin2,
                              size_t lanes) {
   size_t i = 0;
   for (; i + 16 <= lanes; i += 16) {

@@ -9,12 +9,12 @@ import { openBrowser } from '../e2e/harness.mjs';
  * `kernels`: module names in tests/bench/kernels/; `filter`: a regular expression source or undefined.
  * Resolves to { userAgent, posenc, cases }; rejects with the page's error.
  */
-export async function runBenchInBrowser({ root, kernels, filter, quick, budget, ropeKernels = 'simd128' }) {
+export async function runBenchInBrowser({ root, kernels, filter, quick, budget, posencKernels = 'auto' }) {
   const { url, newPage, problems, close } = await openBrowser({ root });
   try {
     const page = await newPage();
     page.on('console', (msg) => { if (msg.type() === 'log') process.stderr.write(`  [browser] ${msg.text()}\n`); });
-    const query = new URLSearchParams({ kernels: kernels.join(','), quick: quick ? '1' : '0', budget: String(budget), ropeKernels });
+    const query = new URLSearchParams({ kernels: kernels.join(','), quick: quick ? '1' : '0', budget: String(budget), posencKernels });
     if (filter) query.set('filter', filter);
     await page.goto(`${url}tests/bench/browser/index.html?${query}`);
     try {

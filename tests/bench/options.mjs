@@ -2,7 +2,7 @@
 // Node and native benchmarks) and tests/bench/run.mjs, both read with node:util parseArgs.
 import { parseArgs } from 'node:util';
 
-export const USAGE = 'usage: npm run bench -- [--quick] [--filter REGEX] [--json PATH] [--markdown PATH] [--budget MS] [--no-native] [--browser] [--rope-kernels simd128|relaxed|auto]';
+export const USAGE = 'usage: npm run bench -- [--quick] [--filter REGEX] [--json PATH] [--markdown PATH] [--budget MS] [--no-native] [--browser] [--posenc-kernels auto|simd128|relaxed]';
 
 /** The options as node:util parseArgs takes them. */
 export const BENCH_OPTIONS = {
@@ -14,7 +14,7 @@ export const BENCH_OPTIONS = {
   browser: { type: 'boolean', default: false },
   // createPosEnc's `kernels` option for the measured instance; relaxed/auto run Node with
   // --experimental-wasm-relaxed-simd (scripts/bench.mjs)
-  'rope-kernels': { type: 'string', default: 'simd128' },
+  'posenc-kernels': { type: 'string', default: 'auto' },
   'no-native': { type: 'boolean', default: false },
   help: { type: 'boolean', default: false },
 };

@@ -38,8 +38,8 @@ function parseOptions(argv) {
     process.exit(0);
   }
   const budget = Number(values.budget);
-  const ropeKernels = values['rope-kernels'];
-  if (!['simd128', 'relaxed', 'auto'].includes(ropeKernels)) throw new Error(`bench: --rope-kernels must be simd128, relaxed or auto, got ${ropeKernels}`);
+  const posencKernels = values['posenc-kernels'];
+  if (!['simd128', 'relaxed', 'auto'].includes(posencKernels)) throw new Error(`bench: --posenc-kernels must be auto, simd128 or relaxed, got ${posencKernels}`);
   if (!(budget > 0)) throw new Error(`bench: --budget must be a positive number of milliseconds, got ${values.budget}`);
   return {
     quick: values.quick,
@@ -48,7 +48,7 @@ function parseOptions(argv) {
     markdown: values.markdown,
     budget,
     browser: values.browser,
-    ropeKernels,
+    posencKernels,
   };
 }
 
@@ -64,10 +64,12 @@ function gitDescribe() {
 
 /** The run in this Node process, against every peer: meta, and the cases (printed as they finish). */
 async function runInNode(kernels, opts) {
-  const { pe, memory } = await createMeasuredPosEnc(ROOT, opts.ropeKernels);
+  const { pe, memory } = await createMeasuredPosEnc(ROOT, opts.posencKernels);
   const tf = await loadTf();
   const ort = await loadOrt();
   const env = { pe, tf: tf.tf, ort: ort.ort, bounds: await createBounds(pe, memory, boundsWasm()) };
+  // With relaxed kernels, a second instance with the SIMD128 ones: before and after in one table.
+  if (pe.kernels === 'relaxed') env.peSimd128 = (await createMeasuredPosEnc(ROOT, 'simd128')).pe;
   const meta = {
     ...machineMeta(),
     node: process.version,
@@ -90,7 +92,7 @@ async function runInBrowser(kernels, opts) {
   printHeader(meta, 'headless Chromium', 'the JavaScript contenders; tfjs and onnxruntime-web run in the Node bench only');
   const { runBenchInBrowser } = await import('./browser-driver.mjs'); // playwright-core, for this run only
   boundsWasm(); // compiled for the page, which fetches it
-  const result = await runBenchInBrowser({ root: ROOT, kernels: kernelNames(), filter: opts.filter?.source, quick: opts.quick, budget: opts.budget, ropeKernels: opts.ropeKernels });
+  const result = await runBenchInBrowser({ root: ROOT, kernels: kernelNames(), filter: opts.filter?.source, quick: opts.quick, budget: opts.budget, posencKernels: opts.posencKernels });
   meta.browser = result.userAgent;
   meta.posenc = result.posenc;
   console.log(`${result.userAgent}; posenc ${result.posenc}\n`);

@@ -2,14 +2,16 @@
 // createPosEnc({ kernels: 'relaxed' }) (dist/node.js) against the float64 formula at docs/encodings.md
 // 8.2's 1e-6 bound and against the SIMD128 kernels (the CommonJS entry, a second instance), for both
 // pairings, both layouts, both row orders of the driver, partial rotary and GQA; and once memory grew.
+// Then sinusoidal tables (exact: within half a float32 ulp of the float64 sinusoid plus 1e-14; fast:
+// 3.2e-7), both layouts, with their tails, and anchored tables, whose rows are the fast table's bits.
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 
 import { createPosEnc } from '../../dist/node.js';
-import { maxAbs, randomFloats, ropeRow } from './helpers.mjs';
+import { maxAbs, randomFloats, ropeRow, sinusoid } from './helpers.mjs';
 
 const relaxed = await createPosEnc({ kernels: 'relaxed' });
-const simd128 = await createRequire(import.meta.url)('../../dist/index.cjs').createPosEnc();
+const simd128 = await createRequire(import.meta.url)('../../dist/index.cjs').createPosEnc({ kernels: 'simd128' });
 assert.equal(relaxed.kernels, 'relaxed');
 assert.equal(simd128.kernels, 'simd128');
 
@@ -70,4 +72,43 @@ for (const pairing of ['half', 'interleaved']) {
 // relaxed kernels differ from SIMD128 in the last bit somewhere; unfused they compute the same roundings.
 if (process.argv[2] === 'fused') assert.ok(differing > 0, 'the relaxed kernels ran: some lane differs in the last bit from SIMD128');
 else assert.equal(differing, 0, 'unfused, the relaxed kernels round as SIMD128 does');
-console.log(JSON.stringify({ cases, worst, worstApart, differing }));
+
+// Sinusoidal tables: the phasor kernels (exact) and the anchor kernels (fast), both layouts; odd
+// widths and lengths reach the kernels' tails; an offset puts the phasors far from 0.
+let tables = 0;
+for (const layout of ['interleaved', 'half']) {
+  for (const [length, dim, offset] of [[1, 6, 0], [7, 5, 3], [64, 48, 0], [200, 130, 1000], [1000, 64, 123456], [97, 1, 0]]) {
+    for (const precision of ['exact', 'fast']) {
+      const options = { length, dim, layout, precision, offset };
+      const got = relaxed.sinusoidal.table(options).data;
+      const other = simd128.sinusoidal.table(options).data;
+      for (let p = 0; p < length; p++) {
+        for (let j = 0; j < dim; j++) {
+          // half layout: the sines of every pair, then the cosines; the paper's column j otherwise
+          const pairs = Math.ceil(dim / 2);
+          const column = layout === 'interleaved' ? j : j < pairs ? 2 * j : 2 * (j - pairs) + 1;
+          const want = sinusoid(offset + p, column, dim);
+          const v = got[p * dim + j];
+          const bound = precision === 'exact' ? 2 ** -24 * Math.abs(want) + 1e-14 : 3.2e-7;
+          assert.ok(Math.abs(v - want) <= bound, `table ${layout} ${precision} ${length}x${dim}+${offset}: [${p}, ${j}] ${v} vs ${want}`);
+          assert.ok(Math.abs(v - other[p * dim + j]) <= 2 * bound, `table ${layout} ${precision}: relaxed and SIMD128 apart at [${p}, ${j}]`);
+        }
+      }
+      tables++;
+    }
+  }
+}
+// Anchored tables: row p is the fast table's row p, bit for bit, from 64 rows on; added rows too.
+for (const layout of ['interleaved', 'half']) {
+  const [rows, dim] = [300, 70];
+  const anchored = relaxed.sinusoidal.createTable({ maxPositions: rows, dim, layout, precision: 'fast', storage: 'anchored' });
+  const fast = relaxed.sinusoidal.table({ length: rows, dim, layout, precision: 'fast' }).data;
+  const looked = anchored.lookup({ length: rows }).data;
+  for (let i = 64 * dim; i < rows * dim; i++) assert.equal(looked[i], fast[i], `anchored ${layout}: lane ${i} is the fast table's`);
+  const x = randomFloats(rows * dim, 9, -1, 1);
+  const sum = anchored.addTo({ data: x.slice(), dims: [1, rows, dim] });
+  for (let i = 0; i < rows * dim; i++) assert.equal(sum[i], Math.fround(x[i] + looked[i]), `anchored ${layout} addTo: lane ${i}`);
+  anchored.dispose();
+  tables++;
+}
+console.log(JSON.stringify({ cases, worst, worstApart, differing, tables }));

@@ -1,10 +1,12 @@
 // The relaxed-SIMD kernel module (build/relaxed/posenc-relaxed.wasm, built by clang-19 from
-// src/kernels-relaxed/): safe to run on the main module's memory, the same wasm32 signatures as the
-// SIMD128 kernels, within the rotation bounds of docs/encodings.md 8.2 under Node's flag; and
-// createPosEnc's `kernels` option that loads it (bindings/js/relaxed.ts).
+// src/kernels-relaxed/, embedded in every entry as dist/relaxed-base64.js): safe to run on the main
+// module's memory, the same wasm32 signatures as the SIMD128 kernels, within the bounds of
+// docs/encodings.md 8.2 under Node's flag; and createPosEnc's `kernels` option (bindings/js/relaxed.ts).
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
@@ -36,7 +38,9 @@ test('the module cannot write memory the main module owns: no data, no stack, no
   for (const op of ['global.get', 'global.set', 'memory.grow', 'memory.fill', 'memory.copy', 'call_indirect']) {
     assert.ok(!code.includes(` ${op}`), `no ${op} in the kernels`);
   }
-  assert.ok(code.includes('f32x4.relaxed_madd') && code.includes('f32x4.relaxed_nmadd'), 'the fused multiply-adds are emitted');
+  for (const op of ['f32x4.relaxed_madd', 'f32x4.relaxed_nmadd', 'f64x2.relaxed_madd', 'f64x2.relaxed_nmadd']) {
+    assert.ok(code.includes(op), `${op} is emitted`);
+  }
 });
 
 test('each export has the wasm32 signature of the SIMD128 kernel it replaces in dist/posenc.wasm', { skip: !existsSync(wasm) }, () => {
@@ -53,22 +57,12 @@ test('each export has the wasm32 signature of the SIMD128 kernel it replaces in 
   }
 });
 
-// The smallest module holding one f32x4.relaxed_madd: what a loader validates to detect support.
-const RELAXED_PROBE = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, 0x03, 0x02, 0x01, 0x00,
-  0x0a, 0x3d, 0x01, 0x3b, 0x00, ...[0, 1, 2].flatMap(() => [0xfd, 0x0c, ...new Array(16).fill(0)]), 0xfd, 0x85, 0x02, 0x0b,
-]);
-
-test('a one-instruction probe predicts whether the module compiles, with and without the flag', { skip: !existsSync(wasm) }, () => {
-  const script = `const fs = require('fs');
-    console.log(JSON.stringify([WebAssembly.validate(new Uint8Array(${JSON.stringify([...RELAXED_PROBE])})),
-      WebAssembly.validate(fs.readFileSync(${JSON.stringify(wasm)}))]));`;
-  for (const flags of [[], [FLAG]]) {
+test('the loader detects support by validating the module itself: invalid without the flag, valid with it', { skip: !existsSync(wasm) }, () => {
+  const script = `console.log(WebAssembly.validate(require('fs').readFileSync(${JSON.stringify(wasm)})))`;
+  for (const [flags, valid] of [[[], 'false'], [[FLAG], 'true']]) {
     const run = spawnSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' });
     assert.equal(run.status, 0, run.stderr);
-    const [probe, module] = JSON.parse(run.stdout);
-    assert.equal(probe, module, `flags ${flags.join(' ') || '(none)'}: probe ${probe}, module ${module}`);
-    if (flags.length) assert.equal(module, true, `Node ${process.version} runs relaxed SIMD with ${FLAG}`);
+    assert.equal(run.stdout.trim(), valid, `Node ${process.version} ${flags.join(' ') || '(no flag)'}`);
   }
 });
 
@@ -84,44 +78,64 @@ test('both pairings, both row orders, tails and partners: within both roundings\
   t.diagnostic(`${result.cases} calls checked; this machine's relaxed madd is ${rounding}`);
 });
 
-const dist = root + 'dist/posenc-relaxed.wasm';
-
-test('npm run build ships posenc-relaxed.wasm beside posenc.wasm', () => {
-  assert.ok(existsSync(dist), 'dist/posenc-relaxed.wasm (built when clang-19 is installed, as npm test installs it)');
+test('phasor rows, narrowed: tails, strides, scales, null outputs, within both roundings\' bound', { skip: !existsSync(wasm) }, (t) => {
+  const run = spawnSync(process.execPath, [FLAG, fileURLToPath(new URL('./relaxed-rows-child.mjs', import.meta.url)), wasm],
+    { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  const { cases } = JSON.parse(run.stdout);
+  assert.ok(cases >= 200, `${cases} calls checked`);
+  t.diagnostic(`${cases} calls checked`);
 });
 
-test("createPosEnc({ kernels: 'relaxed' }) rotates with them: the float64 formula at 1e-6, SIMD128's roundings or a fused one", { skip: !existsSync(dist) }, (t) => {
+const embedded = root + 'dist/relaxed-base64.js';
+const shipped = existsSync(embedded) && !/export default '';/.test(readFileSync(embedded, 'utf8'));
+
+test('npm run build embeds the relaxed kernels in the package (dist/relaxed-base64.js), byte for byte', () => {
+  assert.ok(shipped, 'dist/relaxed-base64.js carries the module (built when clang-19 is installed, as npm test installs it)');
+  const text = readFileSync(embedded, 'utf8');
+  assert.deepEqual(Buffer.from(/export default '([A-Za-z0-9+/=]*)';/.exec(text)[1], 'base64'), readFileSync(wasm));
+});
+
+test("createPosEnc({ kernels: 'relaxed' }): RoPE and sinusoidal tables within their bounds, beside SIMD128", { skip: !shipped }, (t) => {
   assert.ok(rounding, 'the kernel test above found the rounding');
   const run = spawnSync(process.execPath, [FLAG, fileURLToPath(new URL('./relaxed-api-child.mjs', import.meta.url)), rounding],
     { encoding: 'utf8', maxBuffer: 1 << 24 });
   assert.equal(run.status, 0, run.stderr);
-  const { cases, worst, worstApart } = JSON.parse(run.stdout);
-  t.diagnostic(`${cases} shapes; worst error ${worst.toExponential(2)} of the input's scale; worst relaxed - SIMD128 ${worstApart.toExponential(2)}`);
+  const { cases, worst, worstApart, tables } = JSON.parse(run.stdout);
+  t.diagnostic(`${cases} RoPE shapes; worst error ${worst.toExponential(2)} of the input's scale; worst relaxed - SIMD128 ${worstApart.toExponential(2)}; ${tables} tables`);
 });
 
-/** createPosEnc(options) in a fresh Node (with `flags`): its pe.kernels, or the error's code and message. */
-function load(options, flags = []) {
-  const script = `import(${JSON.stringify(root + 'dist/node.js')}).then((m) => m.createPosEnc(${options})).then(
+/** createPosEnc(options) in a fresh Node (with `flags`) from `dir` (dist/ by default): its pe.kernels, or the error's code and message. */
+function load(options, flags = [], dir = root + 'dist/') {
+  const script = `import(${JSON.stringify(dir + 'node.js')}).then((m) => m.createPosEnc(${options})).then(
     (pe) => console.log(JSON.stringify({ kernels: pe.kernels })), (e) => console.log(JSON.stringify({ code: e.code, message: e.message })));`;
   const run = spawnSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
   return JSON.parse(run.stdout);
 }
 
-test("kernels: 'simd128' by default; 'auto' falls back silently; 'relaxed' names why it cannot run", { skip: !existsSync(dist) }, () => {
+test("kernels: 'auto' by default, relaxed where the engine runs them, SIMD128 silently elsewhere; 'relaxed' names why it cannot run", { skip: !shipped }, () => {
   assert.deepEqual(load('{}'), { kernels: 'simd128' });
-  assert.deepEqual(load('{}', [FLAG]), { kernels: 'simd128' });
+  assert.deepEqual(load('{}', [FLAG]), { kernels: 'relaxed' });
   assert.deepEqual(load("{ kernels: 'auto' }", [FLAG]), { kernels: 'relaxed' });
-  assert.deepEqual(load("{ kernels: 'auto' }"), { kernels: 'simd128' });
+  assert.deepEqual(load("{ kernels: 'simd128' }", [FLAG]), { kernels: 'simd128' });
   const unsupported = load("{ kernels: 'relaxed' }");
   assert.equal(unsupported.code, 'UNSUPPORTED');
   assert.match(unsupported.message, /kernels 'relaxed'.*does not run relaxed SIMD.*--experimental-wasm-relaxed-simd/);
-  // posenc-relaxed.wasm missing where locateFile points: auto falls back, relaxed says so.
-  const missing = `locateFile: (f) => ${JSON.stringify(root + 'dist/')} + (f === 'posenc.wasm' ? f : 'absent-' + f)`;
-  assert.deepEqual(load(`{ kernels: 'auto', ${missing} }`, [FLAG]), { kernels: 'simd128' });
-  const absent = load(`{ kernels: 'relaxed', ${missing} }`, [FLAG]);
-  assert.equal(absent.code, 'UNSUPPORTED');
-  assert.match(absent.message, /posenc-relaxed\.wasm could not be loaded .*absent-posenc-relaxed\.wasm/);
+});
+
+test('a build without clang-19 (no relaxed kernels in it): auto keeps SIMD128, relaxed says so', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-no-relaxed-'));
+  try {
+    cpSync(root + 'dist', dir, { recursive: true });
+    writeFileSync(join(dir, 'relaxed-base64.js'), "export default '';\n");
+    assert.deepEqual(load('{}', [FLAG], `${dir}/`), { kernels: 'simd128' });
+    const missing = load("{ kernels: 'relaxed' }", [FLAG], `${dir}/`);
+    assert.equal(missing.code, 'UNSUPPORTED');
+    assert.match(missing.message, /carries no relaxed-SIMD kernels.*clang-19/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 const rejectsPosEnc = (promise, code, pattern) => assert.rejects(promise, (e) => e.name === 'PosEncError' && e.code === code && pattern.test(e.message));
@@ -131,7 +145,7 @@ test('a wrong kernels option is an error naming it, before anything loads', asyn
   await rejectsPosEnc(createPosEnc({ kernels: 'fma' }), 'INVALID_ARGUMENT', /kernels must be 'auto', 'simd128' or 'relaxed', got 'fma'/);
   await rejectsPosEnc(createPosEnc({ kernels: 1 }), 'INVALID_TYPE', /kernels must be a string/);
   const pe = await createPosEnc();
-  assert.equal(pe.kernels, 'simd128');
-  assert.equal(await createPosEnc({ kernels: 'simd128' }), pe, 'the same choice: the loaded instance');
-  await rejectsPosEnc(createPosEnc({ kernels: 'auto' }), 'INVALID_ARGUMENT', /already loaded.*kernels/);
+  assert.equal(pe.kernels, 'simd128', 'Node 20 without the flag: auto falls back');
+  assert.equal(await createPosEnc({ kernels: 'auto' }), pe, 'the same choice: the loaded instance');
+  await rejectsPosEnc(createPosEnc({ kernels: 'relaxed' }), 'INVALID_ARGUMENT', /already loaded.*kernels/);
 });

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "kernels/kernels.hpp"
+#include "posenc/fused_kernels.hpp"
 
 namespace posenc::detail {
 namespace {
@@ -34,10 +35,11 @@ void step_rows(const AngleSink& sink, std::size_t t, std::size_t rows, std::size
                double* c, const double* sw, const double* cw) {
   const std::size_t at = (t + 1) * sink.row_stride + i0 * sink.elem_stride;
   if (interleaved_pairs(sink)) {
-    kernels::phasor_rows_narrow_interleave(c, s, cw, sw, n, rows, sink.scale, sink.sin + at, sink.row_stride);
+    active_kernels().phasor_rows_narrow_interleave(c, s, cw, sw, n, rows, sink.scale, sink.sin + at, sink.row_stride);
   } else if (sink.elem_stride == 1) {
-    kernels::phasor_rows_narrow(c, s, cw, sw, n, rows, sink.scale, sink.cos == nullptr ? nullptr : sink.cos + at,
-                                sink.sin == nullptr ? nullptr : sink.sin + at, sink.row_stride);
+    active_kernels().phasor_rows_narrow(c, s, cw, sw, n, rows, sink.scale,
+                                        sink.cos == nullptr ? nullptr : sink.cos + at,
+                                        sink.sin == nullptr ? nullptr : sink.sin + at, sink.row_stride);
   } else {
     for (std::size_t r = 1; r <= rows; ++r) {
       kernels::phasor_step(c, s, cw, sw, n);

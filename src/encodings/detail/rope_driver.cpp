@@ -7,24 +7,8 @@
 #include "encodings/detail/checks.hpp"
 #include "encodings/detail/scratch.hpp"
 #include "kernels/kernels.hpp"
-#include "posenc/rotation_kernels.hpp"
+#include "posenc/fused_kernels.hpp"
 
-namespace posenc {
-namespace {
-// The rotation kernels every float32 RoPE call uses (use_rotation_kernels may replace them).
-RotateHalfTokens g_rotate_half = &kernels::rotate_half_tokens;
-RotateInterleavedTokens g_rotate_interleaved = &kernels::rotate_interleaved_tokens;
-}  // namespace
-
-void use_rotation_kernels(RotateHalfTokens half, RotateInterleavedTokens interleaved) {
-  g_rotate_half = half != nullptr ? half : &kernels::rotate_half_tokens;
-  g_rotate_interleaved = interleaved != nullptr ? interleaved : &kernels::rotate_interleaved_tokens;
-}
-
-bool rotation_kernels_replaced() {
-  return g_rotate_half != &kernels::rotate_half_tokens && g_rotate_interleaved != &kernels::rotate_interleaved_tokens;
-}
-}  // namespace posenc
 
 namespace posenc::detail {
 namespace {
@@ -42,10 +26,16 @@ Status check_heads(const char* name, const char* heads_name, const float* data, 
 void rotate_rows(float* x, std::size_t tokens, std::size_t token_stride, std::size_t rows, std::size_t row_stride,
                  const RopeLanes& lanes, const float* const* cos_rows, const float* const* sin_rows, bool grouped) {
   const std::size_t pairs = lanes.pairs;
+  // In cache the fused kernels save work; streaming calls are bound by memory, where the built-in
+  // kernels measured faster (docs/performance.md, "Relaxed SIMD").
+  const FusedKernels& k = active_kernels();
   if (lanes.pairing == Pairing::half) {
-    g_rotate_half(x, tokens, token_stride, rows, row_stride, cos_rows, sin_rows, pairs, grouped, lanes.half_span);
+    (grouped ? k.rotate_half_tokens : &kernels::rotate_half_tokens)(x, tokens, token_stride, rows, row_stride,
+                                                                      cos_rows, sin_rows, pairs, grouped,
+                                                                      lanes.half_span);
   } else {
-    g_rotate_interleaved(x, tokens, token_stride, rows, row_stride, cos_rows, sin_rows, pairs, grouped);
+    (grouped ? k.rotate_interleaved_tokens : &kernels::rotate_interleaved_tokens)(
+        x, tokens, token_stride, rows, row_stride, cos_rows, sin_rows, pairs, grouped);
   }
 }
 

@@ -2,7 +2,8 @@
 // the same kernels, cases, checks and timing as the Node run (harness/run-case.mjs), for posenc and
 // the JavaScript contenders; the tfjs and onnxruntime-web peers are Node-only here and are skipped.
 // Query: kernels=alibi,rope,... (module names in ../kernels/), filter=REGEX, quick=1, budget=MS,
-// ropeKernels=simd128|relaxed|auto (createPosEnc's kernels option).
+// posencKernels=auto|simd128|relaxed (createPosEnc's kernels option; with relaxed kernels the SIMD128
+// ones run beside them, as in the Node run).
 // window.__bench is the run's promise, for the driver to await.
 import { createBounds } from '../harness/bounds.mjs';
 import { instantiateKeepingMemory } from '../harness/keep-memory.mjs';
@@ -16,26 +17,22 @@ const say = (line) => {
 };
 
 /** posenc from the built package, keeping its WebAssembly.Memory (as the Node run does). */
-async function createMeasuredPosEnc() {
+async function createMeasuredPosEnc(kernels) {
   const [{ default: factory }, { instantiate }, bytes] = await Promise.all([
     import('/dist/posenc.mjs'),
     import('/dist/loading.js'),
     fetch('/dist/posenc.wasm').then((r) => r.arrayBuffer()),
   ]);
-  const relaxed = async () => {
-    const response = await fetch('/dist/posenc-relaxed.wasm');
-    if (!response.ok) throw new Error(`HTTP ${response.status} for /dist/posenc-relaxed.wasm`);
-    return response.arrayBuffer();
-  };
-  return instantiateKeepingMemory(factory, instantiate, new Uint8Array(bytes), query.get('ropeKernels') ?? 'simd128', relaxed);
+  return instantiateKeepingMemory(factory, instantiate, new Uint8Array(bytes), kernels);
 }
 
 async function main() {
-  const { pe, memory } = await createMeasuredPosEnc();
+  const { pe, memory } = await createMeasuredPosEnc(query.get('posencKernels') ?? 'auto');
   say(`posenc ${posencLabel(pe)} in ${navigator.userAgent}`);
   // The bound module as the Node side compiled it (harness/bounds-wasm.mjs, before opening this page).
   const boundsWasm = new Uint8Array(await (await fetch('/build/bench/bounds.wasm')).arrayBuffer());
   const env = { pe, bounds: await createBounds(pe, memory, boundsWasm) };
+  if (pe.kernels === 'relaxed') env.peSimd128 = (await createMeasuredPosEnc('simd128')).pe;
   const kernels = [];
   for (const name of (query.get('kernels') ?? '').split(',').filter(Boolean)) {
     kernels.push(...[(await import(`../kernels/${name}.mjs`)).default].flat());

@@ -5,10 +5,10 @@
 // differ in how they load the three built files.
 
 /**
- * `factory` (dist/posenc.mjs), `instantiate` (dist/loading.js), the bytes of posenc.wasm, createPosEnc's
- * `kernels` option and a reader of posenc-relaxed.wasm -> { pe, memory }.
+ * `factory` (dist/posenc.mjs), `instantiate` (dist/loading.js), the bytes of posenc.wasm and
+ * createPosEnc's `kernels` option -> { pe, memory }. Each call is an instance of its own.
  */
-export async function instantiateKeepingMemory(factory, instantiate, wasmBinary, kernels = 'simd128', relaxedBytes = undefined) {
+export async function instantiateKeepingMemory(factory, instantiate, wasmBinary, kernels = 'auto') {
   let memory;
   const capture = (options) => factory({
     ...options,
@@ -18,7 +18,7 @@ export async function instantiateKeepingMemory(factory, instantiate, wasmBinary,
       receive(instance, module);
     }),
   });
-  const pe = await instantiate(capture, { kind: 'bytes', bytes: wasmBinary, from: 'the bench' }, kernels, relaxedBytes);
+  const pe = await instantiate(capture, { kind: 'bytes', bytes: wasmBinary, from: 'the bench' }, kernels);
   if (!(memory instanceof WebAssembly.Memory)) throw new Error('bench: posenc exports no WebAssembly.Memory');
   return { pe, memory };
 }

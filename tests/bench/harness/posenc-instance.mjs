@@ -7,9 +7,8 @@ import { pathToFileURL } from 'node:url';
 import { instantiateKeepingMemory } from './keep-memory.mjs';
 
 /** Returns { pe, memory } for the package built in `root`/dist, with createPosEnc's `kernels` option. */
-export async function createMeasuredPosEnc(root, kernels = 'simd128') {
+export async function createMeasuredPosEnc(root, kernels = 'auto') {
   const dist = (f) => pathToFileURL(join(root, 'dist', f)).href;
   const [{ default: factory }, { instantiate }] = await Promise.all([import(dist('posenc.mjs')), import(dist('loading.js'))]);
-  return instantiateKeepingMemory(factory, instantiate, readFileSync(join(root, 'dist', 'posenc.wasm')), kernels,
-    async () => readFileSync(join(root, 'dist', 'posenc-relaxed.wasm')));
+  return instantiateKeepingMemory(factory, instantiate, readFileSync(join(root, 'dist', 'posenc.wasm')), kernels);
 }

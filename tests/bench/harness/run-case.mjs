@@ -92,7 +92,7 @@ export async function runCases(kernels, env, opts, onCase) {
 
 /** How the results name the posenc build: its version and the SIMD it was compiled from. */
 export function posencLabel(pe) {
-  return `${pe.version} (${pe.simd} -> wasm SIMD; RoPE rotations: ${pe.kernels} kernels)`;
+  return `${pe.version} (${pe.simd} -> wasm SIMD; ${pe.kernels} kernels)`;
 }
 
 /** Each kernel's targets over the measured cases: { kernel, text, results: [{ caseId, rowId, value, ok, formatted }] }. */

@@ -3,6 +3,7 @@
 // at position 1000).
 import { ROTARY_FLAVOURS, rotarySession } from '../peers/ort.mjs';
 import { randomFloats } from '../harness/data.mjs';
+import { onSimd128 } from '../harness/simd128-twin.mjs';
 import { withinBound } from '../harness/targets.mjs';
 
 const BASE = 10000;
@@ -170,6 +171,38 @@ function ortContender(flavour) {
   };
 }
 
+/** rope.apply on a tensor in wasm memory: no copies. */
+const posencApplyWasm = {
+  id: 'posenc-apply-wasm',
+  label: 'posenc rope.apply (WasmTensor, zero-copy)',
+  peer: 'posenc',
+  prepare(p, input, { pe }) {
+    const x = pe.memory.tensor(shape(p), input);
+    const opts = { layout: 'bshd', pairing: p.pairing, offset: p.offset };
+    return { run: () => pe.rope.apply(x, null, opts), output: () => x.view(), dispose: () => x.dispose() };
+  },
+};
+
+/** The decode and prefill path of a model: a cos/sin cache built once, q rotated in wasm memory. */
+const posencCacheWasm = {
+  id: 'posenc-cache-wasm',
+  label: 'posenc RopeCache.apply (WasmTensor, zero-copy)',
+  peer: 'posenc',
+  prepare(p, input, { pe }) {
+    const x = pe.memory.tensor(shape(p), input);
+    const cache = pe.rope.createCache({ rotaryDim: p.dim, maxPositions: p.offset + p.tokens, pairing: p.pairing });
+    const opts = { layout: 'bshd', offset: p.offset };
+    return {
+      run: () => cache.apply(x, null, opts),
+      output: () => x.view(),
+      dispose() {
+        x.dispose();
+        cache.dispose();
+      },
+    };
+  },
+};
+
 export default {
   id: 'rope',
   title: 'RoPE in place',
@@ -234,34 +267,10 @@ export default {
         return inPlace(x, () => pe.rope.apply(x, null, opts));
       },
     },
-    {
-      id: 'posenc-apply-wasm',
-      label: 'posenc rope.apply (WasmTensor, zero-copy)',
-      peer: 'posenc',
-      prepare(p, input, { pe }) {
-        const x = pe.memory.tensor(shape(p), input);
-        const opts = { layout: 'bshd', pairing: p.pairing, offset: p.offset };
-        return { run: () => pe.rope.apply(x, null, opts), output: () => x.view(), dispose: () => x.dispose() };
-      },
-    },
-    {
-      id: 'posenc-cache-wasm',
-      label: 'posenc RopeCache.apply (WasmTensor, zero-copy)',
-      peer: 'posenc',
-      prepare(p, input, { pe }) {
-        const x = pe.memory.tensor(shape(p), input);
-        const cache = pe.rope.createCache({ rotaryDim: p.dim, maxPositions: p.offset + p.tokens, pairing: p.pairing });
-        const opts = { layout: 'bshd', offset: p.offset };
-        return {
-          run: () => cache.apply(x, null, opts),
-          output: () => x.view(),
-          dispose() {
-            x.dispose();
-            cache.dispose();
-          },
-        };
-      },
-    },
+    posencApplyWasm,
+    onSimd128(posencApplyWasm),
+    posencCacheWasm,
+    onSimd128(posencCacheWasm),
   ],
   summary: {
     cases: (c) => {

@@ -2,6 +2,7 @@
 //   table   - the [length, dim] table for positions 0..length-1,
 //   add     - x[1, length, dim] += table, in place.
 import { randomFloats } from '../harness/data.mjs';
+import { onSimd128 } from '../harness/simd128-twin.mjs';
 import { allocateAndCopy, defaultPathOverhead, withinBound } from '../harness/targets.mjs';
 
 const BASE = 10000;
@@ -55,6 +56,9 @@ const float32AngleTolerance = (p) => 4 * (p.length - 1) * 2 ** -24 + 4e-6;
  * the table targets measure. (A cached createTable with precision 'fast' keeps anchor and offset rows only,
  * so it would not write these bytes.)
  */
+/** `contender` and its twin on the SIMD128 kernels (the kernels these cases route through relaxed SIMD). */
+const withSimd128Twin = (contender) => [contender, onSimd128(contender)];
+
 function tableIntoWasm(id, label, precision) {
   return {
     id,
@@ -136,8 +140,8 @@ const table = {
         return { run: () => { out = pe.sinusoidal.table({ length: p.length, dim: p.dim }).data; }, output: () => out };
       },
     },
-    tableIntoWasm('posenc-table-wasm', "posenc sinusoidal.table into a WasmTensor (out option, no copy)", 'exact'),
-    tableIntoWasm('posenc-table-fast-wasm', "posenc sinusoidal.table, precision 'fast', into a WasmTensor (float32 rows between exact anchors)", 'fast'),
+    ...withSimd128Twin(tableIntoWasm('posenc-table-wasm', "posenc sinusoidal.table into a WasmTensor (out option, no copy)", 'exact')),
+    ...withSimd128Twin(tableIntoWasm('posenc-table-fast-wasm', "posenc sinusoidal.table, precision 'fast', into a WasmTensor (float32 rows between exact anchors)", 'fast')),
     allocateAndCopy((p, _input, { pe }) => pe.sinusoidal.table({ length: p.length, dim: p.dim }).data),
   ],
   targets: [
@@ -317,7 +321,7 @@ const add = {
     },
     tableAddWasm('posenc-table-add-wasm', 'posenc PositionTable.addTo (cached, WasmTensor)', 'exact'),
     tableAddWasm('posenc-fast-table-add-wasm', "posenc PositionTable.addTo (cached, precision 'fast', storage 'auto': full rows up to 256 MiB, WasmTensor)", 'fast'),
-    tableAddWasm('posenc-anchored-table-add-wasm', "posenc PositionTable.addTo (cached, precision 'fast', storage 'anchored', WasmTensor)", 'fast', 'anchored'),
+    ...withSimd128Twin(tableAddWasm('posenc-anchored-table-add-wasm', "posenc PositionTable.addTo (cached, precision 'fast', storage 'anchored', WasmTensor)", 'fast', 'anchored')),
   ],
   targets: [
     withinBound({

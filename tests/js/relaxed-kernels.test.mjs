@@ -106,8 +106,8 @@ test("createPosEnc({ kernels: 'relaxed' }): RoPE and sinusoidal tables within th
 });
 
 /** createPosEnc(options) in a fresh Node (with `flags`) from `dir` (dist/ by default): its pe.kernels, or the error's code and message. */
-function load(options, flags = [], dir = root + 'dist/') {
-  const script = `import(${JSON.stringify(dir + 'node.js')}).then((m) => m.createPosEnc(${options})).then(
+function load(options, flags = [], dir = root + 'dist/', entry = 'node.js') {
+  const script = `import(${JSON.stringify(dir + entry)}).then((m) => m.createPosEnc(${options})).then(
     (pe) => console.log(JSON.stringify({ kernels: pe.kernels })), (e) => console.log(JSON.stringify({ code: e.code, message: e.message })));`;
   const run = spawnSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' });
   assert.equal(run.status, 0, run.stderr);
@@ -122,6 +122,17 @@ test("kernels: 'auto' by default, relaxed where the engine runs them, SIMD128 si
   const unsupported = load("{ kernels: 'relaxed' }");
   assert.equal(unsupported.code, 'UNSUPPORTED');
   assert.match(unsupported.message, /kernels 'relaxed'.*does not run relaxed SIMD.*--experimental-wasm-relaxed-simd/);
+});
+
+test('posenc/embedded carries the relaxed kernels too and takes the kernels option, and only that', { skip: !shipped }, () => {
+  const embeddedLoad = (options, flags) => load(options, flags, root + 'dist/', 'embedded.js');
+  assert.deepEqual(embeddedLoad('{}', [FLAG]), { kernels: 'relaxed' });
+  assert.deepEqual(embeddedLoad("{ kernels: 'simd128' }", [FLAG]), { kernels: 'simd128' });
+  assert.deepEqual(embeddedLoad('{}', []), { kernels: 'simd128' });
+  const other = embeddedLoad('{ wasmBinary: new Uint8Array(8) }', []);
+  assert.equal(other.code, 'UNKNOWN_OPTION');
+  assert.match(other.message, /posenc\/embedded takes only the kernels option.*got 'wasmBinary'/);
+  assert.equal(embeddedLoad("{ kernels: 'fast' }", []).code, 'INVALID_ARGUMENT');
 });
 
 test('a build without clang-19 (no relaxed kernels in it): auto keeps SIMD128, relaxed says so', () => {

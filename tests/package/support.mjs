@@ -2,7 +2,7 @@
 // Chromium for every browser check, and the RoPE check each app runs and reports.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,19 +40,31 @@ export function removeWork(work) {
 
 /**
  * The check every app runs, as the source of a function body that returns the result object:
- * a sinusoidal row and a RoPE rotation, both with known values, and the SIMD arch.
+ * a sinusoidal row and a RoPE rotation, both with known values, the SIMD arch, the kernels the
+ * default createPosEnc() chose and where it ran.
  */
 export const COMPUTE = `
   const t = pe.sinusoidal.table({ length: 2, dim: 4 });
   const q = new Float32Array([1, 0, 0, 1]);
   pe.rope.apply(q, null, { dims: [1, 4], offset: 1, pairing: 'interleaved' });
-  return { simd: pe.simd, row1: Array.from(t.data.slice(4)), q: Array.from(q) };
+  const node = typeof process === 'object' && process !== null && typeof process.versions === 'object' && !!process.versions.node;
+  return { simd: pe.simd, kernels: pe.kernels, engine: node ? 'node' : 'browser', row1: Array.from(t.data.slice(4)), q: Array.from(q) };
 `;
 
-/** Asserts an app's result: the values COMPUTE produces (float32 of the float64 formulas). */
+/** Whether this Node runs relaxed SIMD (the embedded kernel module validates): what a Node app's 'auto' picks. */
+function nodeRunsRelaxed() {
+  const text = readFileSync(join(ROOT, 'dist', 'relaxed-base64.js'), 'utf8');
+  return WebAssembly.validate(Buffer.from(/export default '([A-Za-z0-9+/=]*)';/.exec(text)[1], 'base64'));
+}
+
+/**
+ * Asserts an app's result: the values COMPUTE produces (float32 of the float64 formulas), and the
+ * default kernels: relaxed in Chromium (every bundle carries them), in Node what this Node runs.
+ */
 export function checkResult(result) {
   assert.equal(result.error, undefined, `the app failed: ${result.error}`);
   assert.equal(result.simd, 'sse4.1');
+  assert.equal(result.kernels, result.engine === 'browser' || nodeRunsRelaxed() ? 'relaxed' : 'simd128', `kernels in ${result.engine}`);
   const close = (a, b) => Math.abs(a - b) < 1e-7;
   assert.ok(close(result.row1[0], Math.sin(1)) && close(result.row1[1], Math.cos(1)), `row 1: ${result.row1}`);
   // interleaved pairs (1, 0) and (0, 1) at position 1, frequencies 1 and 10000^(-2/4) = 0.01:

@@ -56,7 +56,7 @@ const float32AngleTolerance = (p) => 4 * (p.length - 1) * 2 ** -24 + 4e-6;
  * the table targets measure. (A cached createTable with precision 'fast' keeps anchor and offset rows only,
  * so it would not write these bytes.)
  */
-/** `contender` and its twin on the SIMD128 kernels (the kernels these cases route through relaxed SIMD). */
+/** `contender` and its twin on the SIMD128 kernels: a table's angle rows go through the relaxed phasor kernel. */
 const withSimd128Twin = (contender) => [contender, onSimd128(contender)];
 
 function tableIntoWasm(id, label, precision) {
@@ -321,7 +321,7 @@ const add = {
     },
     tableAddWasm('posenc-table-add-wasm', 'posenc PositionTable.addTo (cached, WasmTensor)', 'exact'),
     tableAddWasm('posenc-fast-table-add-wasm', "posenc PositionTable.addTo (cached, precision 'fast', storage 'auto': full rows up to 256 MiB, WasmTensor)", 'fast'),
-    ...withSimd128Twin(tableAddWasm('posenc-anchored-table-add-wasm', "posenc PositionTable.addTo (cached, precision 'fast', storage 'anchored', WasmTensor)", 'fast', 'anchored')),
+    tableAddWasm('posenc-anchored-table-add-wasm', "posenc PositionTable.addTo (cached, precision 'fast', storage 'anchored', WasmTensor)", 'fast', 'anchored'),
   ],
   targets: [
     withinBound({

@@ -13,7 +13,8 @@ const js = (f) => f.endsWith('.js') || f.endsWith('.mjs');
 const groups = [
   ['posenc.wasm (the module)', ['posenc.wasm']],
   ['posenc.mjs (Emscripten glue)', ['posenc.mjs']],
-  ['the API (dist/**/*.js without the CLI and the embedded module)', all.filter((f) => js(f) && !f.startsWith('cli') && f !== 'wasm-base64.js')],
+  ['the API (dist/**/*.js without the CLI and the embedded modules)', all.filter((f) => js(f) && !f.startsWith('cli') && f !== 'wasm-base64.js' && f !== 'relaxed-base64.js')],
+  ['relaxed-base64.js (the relaxed-SIMD kernels, inside every entry)', ['relaxed-base64.js']],
   ['wasm-base64.js (the module inside posenc/embedded)', ['wasm-base64.js']],
   ['index.cjs (the CommonJS entry, one file)', ['index.cjs']],
 ];

@@ -3,6 +3,7 @@
 
 #include <type_traits>
 
+#include "encodings/detail/active_kernels.hpp"
 #include "kernels/kernels.hpp"
 
 namespace posenc {
@@ -23,8 +24,6 @@ FusedKernels builtin() {
   return k;
 }
 
-FusedKernels g_active = builtin();
-
 template <class F>
 F pick(F given, F fallback) {
   return given != nullptr ? given : fallback;
@@ -32,7 +31,10 @@ F pick(F given, F fallback) {
 
 }  // namespace
 
+FusedKernels detail::g_active_kernels = builtin();
+
 void use_fused_kernels(const FusedKernels& k) {
+  FusedKernels& g_active = detail::g_active_kernels;
   const FusedKernels b = builtin();
   g_active.rotate_half_tokens = pick(k.rotate_half_tokens, b.rotate_half_tokens);
   g_active.rotate_interleaved_tokens = pick(k.rotate_interleaved_tokens, b.rotate_interleaved_tokens);
@@ -40,11 +42,9 @@ void use_fused_kernels(const FusedKernels& k) {
   g_active.phasor_rows_narrow_interleave = pick(k.phasor_rows_narrow_interleave, b.phasor_rows_narrow_interleave);
 }
 
-const FusedKernels& active_kernels() { return g_active; }
-
 bool fused_kernels_in_use() {
   const FusedKernels b = builtin();
-  const FusedKernels& a = g_active;
+  const FusedKernels& a = detail::g_active_kernels;
   return a.rotate_half_tokens != b.rotate_half_tokens && a.rotate_interleaved_tokens != b.rotate_interleaved_tokens &&
          a.phasor_rows_narrow != b.phasor_rows_narrow &&
          a.phasor_rows_narrow_interleave != b.phasor_rows_narrow_interleave;

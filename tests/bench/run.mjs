@@ -22,7 +22,7 @@ import { createBounds } from './harness/bounds.mjs';
 import { boundsWasm } from './harness/bounds-wasm.mjs';
 import { parseBenchArgs, USAGE } from './options.mjs';
 import { createMeasuredPosEnc } from './harness/posenc-instance.mjs';
-import { caseTable, summaryTable, targetLines } from './harness/report.mjs';
+import { caseTable, kernelsTable, summaryTable, targetLines } from './harness/report.mjs';
 import { evaluateTargets, posencLabel, runCases } from './harness/run-case.mjs';
 import { kernelNames, loadKernels } from './kernel-modules.mjs';
 import { loadOrt } from './peers/ort.mjs';
@@ -131,6 +131,9 @@ async function main() {
   meta.noise = spreads.length ? { medianSpread: spreads[Math.floor(spreads.length / 2)], worstSpread: spreads[spreads.length - 1] } : undefined;
   console.log('Summary (the README table):\n');
   console.log(`${summaryTable(kernels, cases)}\n`);
+  const kernelRows = kernelsTable(cases);
+  console.log(kernelRows ? `Kernels: the relaxed-SIMD kernels (measured instance, ${meta.posenc}) beside the SIMD128 ones:\n\n${kernelRows}\n`
+    : `Kernels: ${meta.posenc}; no relaxed-SIMD kernels ran, so there is nothing to compare them with.\n`);
   console.log('Targets:');
   console.log(targetLines(targets));
   console.log(`\n${cases.length} cases in ${meta.seconds} s; load average after: ${meta.loadAfter.map((l) => l.toFixed(2)).join(' ')}; ` +
@@ -141,7 +144,7 @@ async function main() {
   console.log(`results: ${opts.json}`);
   if (opts.markdown) {
     mkdirSync(dirname(opts.markdown), { recursive: true });
-    writeFileSync(opts.markdown, `${summaryTable(kernels, cases)}\n\n${cases.map(caseTable).join('\n\n')}\n`);
+    writeFileSync(opts.markdown, `${summaryTable(kernels, cases)}\n\n${kernelRows ? `${kernelRows}\n\n` : ''}${cases.map(caseTable).join('\n\n')}\n`);
   }
   process.exit(0); // onnxruntime-web and tfjs keep handles open
 }

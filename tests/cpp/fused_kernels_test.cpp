@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "encodings/detail/active_kernels.hpp"
 #include "kernels/kernels.hpp"
 #include "posenc/fused_kernels.hpp"
 #include "posenc/rope.hpp"
@@ -142,8 +143,8 @@ TEST_CASE("fused_kernels_in_use needs every kernel replaced; a null member keeps
   some.phasor_rows_narrow = nullptr;
   use_fused_kernels(some);
   CHECK_FALSE(fused_kernels_in_use());
-  CHECK(active_kernels().phasor_rows_narrow == &kernels::phasor_rows_narrow);
-  CHECK(active_kernels().phasor_rows_narrow_interleave == &phasor_interleave);
+  CHECK(detail::active_kernels().phasor_rows_narrow == &kernels::phasor_rows_narrow);
+  CHECK(detail::active_kernels().phasor_rows_narrow_interleave == &phasor_interleave);
   use_fused_kernels(counted());
   CHECK(fused_kernels_in_use());
 }

@@ -9,8 +9,8 @@
 
 #include <algorithm>
 
+#include "encodings/detail/active_kernels.hpp"
 #include "kernels/kernels.hpp"
-#include "posenc/fused_kernels.hpp"
 
 namespace posenc::detail {
 namespace {

@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <utility>
 
+#include "encodings/detail/active_kernels.hpp"
 #include "encodings/detail/checks.hpp"
 #include "encodings/detail/scratch.hpp"
 #include "kernels/kernels.hpp"
-#include "posenc/fused_kernels.hpp"
 
 
 namespace posenc::detail {

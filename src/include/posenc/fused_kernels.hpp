@@ -33,9 +33,6 @@ struct FusedKernels {
 /// call it before the calls it should affect, never during one.
 void use_fused_kernels(const FusedKernels& kernels);
 
-/// The kernels in use, every member non-null (the built-in one where none was given).
-const FusedKernels& active_kernels();
-
 /// Whether use_fused_kernels has replaced every built-in kernel listed in FusedKernels.
 bool fused_kernels_in_use();
 

@@ -94,3 +94,25 @@ export function summaryTable(kernels, cases) {
   }
   return lines.join('\n');
 }
+
+/**
+ * The relaxed-SIMD kernels against the SIMD128 ones: every row that has a twin measured on an
+ * instance with the SIMD128 kernels (harness/simd128-twin.mjs), as multiples of the in-place SIMD
+ * pass (rmw) and of the fill bound, and the twin's median over the row's (>1: relaxed faster).
+ * Markdown; empty when no twin ran (the measured instance runs the SIMD128 kernels).
+ */
+export function kernelsTable(cases) {
+  const head = ['case', 'posenc', '×rmw relaxed', '×rmw SIMD128', '×fill relaxed', '×fill SIMD128', 'SIMD128 / relaxed', '± relaxed, SIMD128'];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i < 2 ? ' --- ' : ' ---: ')).join('|')}|`];
+  let rows = 0;
+  for (const c of cases) {
+    for (const twin of c.rows.filter((r) => r.id.endsWith('-simd128'))) {
+      const r = c.rows.find((x) => x.id === twin.id.slice(0, -'-simd128'.length));
+      if (!r) continue;
+      rows++;
+      lines.push(`| ${c.label} | ${r.label} | ${ratio(r.vsBound.rmw)} | ${ratio(twin.vsBound.rmw)} | ${ratio(r.vsBound.fill)} | ` +
+        `${ratio(twin.vsBound.fill)} | ${(twin.median / r.median).toFixed(2)} | ${Math.round(r.spread * 100)}%, ${Math.round(twin.spread * 100)}% |`);
+    }
+  }
+  return rows ? lines.join('\n') : '';
+}

@@ -105,11 +105,13 @@ export const RELAXED_EXPORTS = fusedKernels.map((name) => name.replace(/[A-Z]/g,
 export const RELAXED_WASM = 'build/relaxed/posenc-relaxed.wasm';
 
 /**
- * build/relaxed/posenc-relaxed.wasm: the RoPE rotations with f32x4.relaxed_madd, compiled by
- * Debian's clang-19 and linked by wasm-ld-19 without Emscripten (docs/building.md 14): no libc, the
- * main module's memory imported; the loader is bindings/js/relaxed.ts. No wasm-opt: Binaryen 108 rejects the relaxed opcodes, so compile
- * with -c (clang's driver would run wasm-opt at link) and link separately. Returns whether the
- * module exists; without clang-19 (a test-only package) it skips quietly and the package ships without it.
+ * build/relaxed/posenc-relaxed.wasm: the kernels of src/kernels-relaxed/ with relaxed SIMD's fused
+ * multiply-adds, compiled by Debian's clang-19 and linked by wasm-ld-19 without Emscripten
+ * (docs/building.md 14): no libc, the main module's memory imported; buildPackage embeds it as
+ * base64 and bindings/js/relaxed.ts plugs it in. No wasm-opt: Binaryen 108 rejects the relaxed
+ * opcodes, so compile with -c (clang's driver would run wasm-opt at link) and link separately.
+ * Returns whether the module exists; without clang-19 (a test-only package) it skips quietly and
+ * the package ships without relaxed kernels.
  */
 export function buildRelaxed() {
   const out = join(ROOT, RELAXED_WASM);

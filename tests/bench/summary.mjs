@@ -1,4 +1,5 @@
-// Prints the summary table of docs/performance.md (and the targets) from a results JSON written by run.mjs:
+// Prints the summary table of docs/performance.md (the relaxed-SIMD kernels beside the SIMD128 ones,
+// and the targets) from a results JSON written by run.mjs:
 //   node tests/bench/summary.mjs [build/bench/results.json] [more.json ...]
 // With more than one file, the tables come from the first, followed by every target result in
 // each run side by side (how far a row moves between runs).
@@ -7,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { summaryTable, targetLines, targetsAcrossRuns } from './harness/report.mjs';
+import { kernelsTable, summaryTable, targetLines, targetsAcrossRuns } from './harness/report.mjs';
 import { loadKernels } from './kernel-modules.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -21,6 +22,8 @@ console.log(`${meta.command} — ${meta.date}, ${meta.cpu} (${meta.cores} cores)
 console.log(`load average ${meta.loadBefore.map((l) => l.toFixed(2)).join(' ')} -> ${meta.loadAfter.map((l) => l.toFixed(2)).join(' ')}; ` +
   `sample spread (IQR/median) median ${Math.round(meta.noise.medianSpread * 100)}%, worst ${Math.round(meta.noise.worstSpread * 100)}%\n`);
 console.log(`${summaryTable(kernels, cases)}\n`);
+const twins = kernelsTable(cases);
+if (twins) console.log(`Kernels (${meta.posenc}) beside the SIMD128 ones:\n\n${twins}\n`);
 console.log(targetLines(targets));
 if (runs.length > 1) console.log(`\n${targetsAcrossRuns(paths, runs)}`);
 

@@ -59,10 +59,31 @@ function cmakeBuild(dir, configure, targets, { tests = false } = {}) {
   run('cmake', ['--build', dir, '-j', JOBS, ...targets.flatMap((t) => ['--target', t])]);
 }
 
+/**
+ * Whether the module linked in `dir` is whole: the glue ends with its export and the wasm validates.
+ * A link cut short (a build killed mid-write) can leave either file truncated but newer than its
+ * inputs, which make would never redo; the package would then fail to load. Missing files count as
+ * whole: the build reports those itself.
+ */
+export function linkedModuleIsWhole(dir) {
+  const glue = join(dir, 'posenc.mjs');
+  const wasm = join(dir, 'posenc.wasm');
+  if (!existsSync(glue) || !existsSync(wasm)) return true;
+  return readFileSync(glue, 'utf8').trimEnd().endsWith('export default createPosEncModule;') && WebAssembly.validate(readFileSync(wasm));
+}
+
 /** build/wasm: the module (posenc.mjs + posenc.wasm) and, with `tests`, the Catch2 suite for Node. */
 export function buildWasm({ tests = false } = {}) {
-  cmakeBuild('build/wasm', ['emcmake', 'cmake', '-S', '.', '-B', 'build/wasm', '-DCMAKE_BUILD_TYPE=Release'],
+  const build = () => cmakeBuild('build/wasm', ['emcmake', 'cmake', '-S', '.', '-B', 'build/wasm', '-DCMAKE_BUILD_TYPE=Release'],
     tests ? ['posenc_wasm', 'posenc_tests'] : ['posenc_wasm'], { tests });
+  build();
+  const out = join(ROOT, 'build/wasm');
+  if (linkedModuleIsWhole(out)) return;
+  console.log('posenc: build/wasm/posenc.mjs or posenc.wasm is cut short (an interrupted link?); linking again');
+  rmSync(join(out, 'posenc.mjs'), { force: true });
+  rmSync(join(out, 'posenc.wasm'), { force: true });
+  build();
+  if (!linkedModuleIsWhole(out)) throw new Error('posenc: linking build/wasm/posenc.mjs again still gave an incomplete module');
 }
 
 /** build/native: the Catch2 suite (and the native benchmark) for this CPU. */

@@ -10,7 +10,7 @@
 // by that shortcut.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -159,4 +159,24 @@ test('a copied checkout builds into its own build folder, not the original one',
   assert.deepEqual(originals.map(mtime), before, 'the original checkout was not touched');
   assert.ok(existsSync(join(copy, 'dist/posenc.wasm')));
   assert.deepEqual(processesIn(copy), []);
+});
+
+test('a link cut short (a truncated posenc.mjs or posenc.wasm newer than its inputs) is linked again', { skip: !canHide && 'needs root (mount namespaces)' }, () => {
+  const out = join(clone, 'build/wasm');
+  assert.ok(existsSync(join(out, 'posenc.mjs')), 'the first test built the clone');
+  const builds = join(clone, 'scripts/lib/builds.mjs');
+  const whole = () => JSON.parse(execFileSync(process.execPath, ['-e',
+    `import(${JSON.stringify(builds)}).then((m) => console.log(JSON.stringify(m.linkedModuleIsWhole(${JSON.stringify(out)}))))`], { encoding: 'utf8' }));
+  assert.equal(whole(), true);
+  for (const file of ['posenc.mjs', 'posenc.wasm']) {
+    const path = join(out, file);
+    const bytes = readFileSync(path);
+    writeFileSync(path, bytes.subarray(0, bytes.length >> 1)); // half a file, written last: make sees it as fresh
+    assert.equal(whole(), false, `a truncated ${file} is noticed`);
+    const run = spawnSync(process.execPath, ['-e', `import(${JSON.stringify(builds)}).then((m) => m.buildWasm())`],
+      { cwd: clone, encoding: 'utf8' });
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /build\/wasm\/posenc\.mjs or posenc\.wasm is cut short .*linking again/);
+    assert.equal(whole(), true, `${file} linked again`);
+  }
 });

@@ -1,6 +1,6 @@
 // A new machine's first `npm start`, simulated: a fresh `git clone` of this repository, run as root
 // in a private mount namespace (unshare -m) where the Debian packages that only `npm test` needs
-// (Catch2, wabt, Chromium, g++: TEST_ONLY_PACKAGES in scripts/lib/setup.mjs) are hidden. Nothing outside
+// (Catch2, wabt, Chromium, clang-19, g++: TEST_ONLY_PACKAGES in scripts/lib/setup.mjs) are hidden. Nothing outside
 // the namespace sees the change (docs/building.md section 15).
 //
 // node_modules is hard-linked from this checkout instead of `npm ci` in the clone: it is the same

@@ -15,7 +15,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { buildNative, buildPackage } from './lib/builds.mjs';
-import { ROOT, run } from './lib/run.mjs';
+import { ROOT, relaxedSimdFlag, run } from './lib/run.mjs';
 import { ensureSetup } from './lib/setup.mjs';
 import { parseBenchArgs, USAGE } from '../tests/bench/options.mjs';
 
@@ -38,7 +38,7 @@ if (hasNative) buildNative(['posenc_native_bench']);
 // --expose-gc: the harness collects garbage between cases, so one case's arrays do not slow the next.
 // Node 20 runs relaxed SIMD behind a flag (Chromium 114+ and Node 22+ without): on, so that 'auto'
 // picks the relaxed kernels as it does in a current browser.
-const relaxedFlag = ['--experimental-wasm-relaxed-simd'];
+const relaxedFlag = relaxedSimdFlag();
 run(process.execPath, ['--expose-gc', ...relaxedFlag, join(ROOT, 'tests', 'bench', 'run.mjs'), ...args]);
 if (hasNative) {
   const nativeArgs = ['--json', nativeJson];

@@ -32,6 +32,16 @@ export function capture(cmd, args, { cwd = ROOT } = {}) {
   return result.status === 0 ? result.stdout : '';
 }
 
+/**
+ * The Node option that turns relaxed SIMD on, for a child `node` that should run posenc's relaxed
+ * kernels as Chromium does: ['--experimental-wasm-relaxed-simd'] where this Node takes it, [] where
+ * it does not (a Node that shipped the feature may have dropped the flag).
+ */
+export function relaxedSimdFlag() {
+  const flag = '--experimental-wasm-relaxed-simd';
+  return spawnSync(process.execPath, [flag, '-e', '0'], { stdio: 'ignore' }).status === 0 ? [flag] : [];
+}
+
 /** Whether an executable is on PATH. */
 export function hasCommand(name) {
   return spawnSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' }).status === 0;

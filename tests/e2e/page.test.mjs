@@ -38,6 +38,11 @@ after(async () => {
 test('the page loads posenc by name; six sections, found by their headings, all start', async () => {
   const { page, browser } = ctx;
   assert.match(await page.getByRole('status').first().textContent(), /^posenc \d+\.\d+\.\d+ loaded: WebAssembly SIMD/);
+  // The readouts are compared with posenc in this process to the last printed digit, and a fused
+  // multiply-add may round differently: both must run the same kernels (npm test gives Node the flag).
+  const pageKernels = await page.evaluate(async () => (await (await import('/dist/index.js')).createPosEnc()).kernels);
+  assert.equal(pageKernels, ctx.pe.kernels, `the page runs ${pageKernels} kernels, this Node ${ctx.pe.kernels}: run the suite through npm test`);
+  assert.match(await page.getByRole('status').first().textContent(), pageKernels === 'relaxed' ? /with relaxed-SIMD kernels/ : /\(sse4\.1\)\.$/);
   assert.deepEqual(await page.getByRole('heading', { level: 2 }).allTextContents(), HEADINGS);
   for (const heading of HEADINGS) {
     const s = section(page, heading);

@@ -35,7 +35,8 @@ async function start() {
     status.classList.add('error');
     return;
   }
-  status.textContent = `posenc ${pe.version} loaded: WebAssembly SIMD (${pe.simd}).`;
+  const kernels = pe.kernels === 'relaxed' ? ', with relaxed-SIMD kernels' : '';
+  status.textContent = `posenc ${pe.version} loaded: WebAssembly SIMD (${pe.simd}${kernels}).`;
   document.getElementById('posenc-version')?.replaceChildren(`${pe.version} (WebAssembly SIMD, ${pe.simd})`);
   // The worker imports the package from the URL the import map gives it (workers have no import map).
   const services = { pe, bus: new Bus(), compute: new ComputeClient(import.meta.resolve('posenc'), pe) };

@@ -30,9 +30,6 @@ function relaxedModule(): Uint8Array<ArrayBuffer> | undefined {
   return decoded;
 }
 
-/** The module's export name of a FusedKernels member: its snake_case name. */
-const exportName = (kernel: string): string => kernel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
 /** The `kernels` option, checked (undefined: 'auto'). */
 export function kernelChoice(value: unknown): KernelChoice {
   if (value === undefined) return 'auto';
@@ -51,14 +48,14 @@ async function plug(main: WebAssembly.Exports, bytes: Uint8Array<ArrayBuffer>): 
   const table = exported.find((e): e is WebAssembly.Table => e instanceof WebAssembly.Table);
   if (memory === undefined || table === undefined) throw new Error('posenc.wasm exports no memory or function table');
   const { instance } = await WebAssembly.instantiate(bytes, { env: { memory } });
-  const functions = FUSED_KERNELS.map((kernel) => {
-    const f = instance.exports[exportName(kernel)];
-    if (typeof f !== 'function') throw new Error(`the relaxed-SIMD module lacks ${exportName(kernel)}`);
+  const functions = FUSED_KERNELS.map(([, name]) => {
+    const f = instance.exports[name];
+    if (typeof f !== 'function') throw new Error(`the relaxed-SIMD module lacks ${name}`);
     return f;
   });
   const first = table.grow(functions.length); // throws if the table cannot grow (posenc.wasm linked without -sALLOW_TABLE_GROWTH)
   functions.forEach((f, i) => table.set(first + i, f));
-  const slots = Object.fromEntries(FUSED_KERNELS.map((kernel, i) => [kernel, first + i])) as unknown as UseFusedKernelsArgs;
+  const slots = Object.fromEntries(FUSED_KERNELS.map(([kernel], i) => [kernel, first + i])) as unknown as UseFusedKernelsArgs;
   return { kernels: 'relaxed', slots };
 }
 

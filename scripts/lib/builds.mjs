@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { fusedKernels } from '../../bindings/boundary/functions.mjs';
+import { snake } from '../../bindings/boundary/layout.mjs';
 import { CLANG, ROOT, hasCommand, run } from './run.mjs';
 
 const JOBS = '2';
@@ -120,7 +121,7 @@ export function buildFuzzNative() {
  * function: the arguments of the boundary's useFusedKernels, in snake_case (one list for the build,
  * the loader and the C++ side).
  */
-export const RELAXED_EXPORTS = fusedKernels.map((name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+export const RELAXED_EXPORTS = fusedKernels.map(snake);
 
 /** Where buildRelaxed writes the relaxed-SIMD kernel module. */
 export const RELAXED_WASM = 'build/relaxed/posenc-relaxed.wasm';

@@ -45,37 +45,46 @@ static void tail_step(double* c, double* s, const double* cw, const double* sw, 
   }
 }
 
-/* `scaled` is a constant in each instantiation below: a run-time flag would put a multiply and a
-   select into every step (clang keeps both arms), 20-30% of the kernel's time. */
+/* Where a step's rows go: contiguous cos and sin rows (either may be null), or [sin, cos] pairs at
+   `pairs` (interleave). */
+typedef struct {
+  float* cos_out;
+  float* sin_out;
+  float* pairs;
+  size_t row_stride;
+} rows_out;
+
+/* `interleave` and `scaled` are constants in each instantiation below: a run-time flag would put a
+   multiply and a select into every step (clang keeps both arms), 20-30% of the kernel's time. */
 #define INLINE static inline __attribute__((always_inline))
 
-INLINE void narrow_rows(double* c, double* s, const double* cw, const double* sw, size_t n, size_t rows,
-                        double scale, float* cos_out, float* sin_out, size_t row_stride, bool scaled) {
-  const v128_t k = wasm_f64x2_splat(scale);
-  size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    phasor4 p = load4(c + i, s + i);
-    const v128_t a0 = load(cw + i), a1 = load(cw + i + 2), b0 = load(sw + i), b1 = load(sw + i + 2);
-    for (size_t r = 0; r < rows; ++r) {
-      p = step(p, a0, a1, b0, b1);
-      const size_t at = r * row_stride + i;
-      if (cos_out != NULL) store(cos_out + at, wasm_i64x2_shuffle(demote(p.c0, k, scaled), demote(p.c1, k, scaled), 0, 2));
-      if (sin_out != NULL) store(sin_out + at, wasm_i64x2_shuffle(demote(p.s0, k, scaled), demote(p.s1, k, scaled), 0, 2));
-    }
-    store4(c + i, s + i, p);
+INLINE void write4(rows_out o, size_t r, size_t i, phasor4 p, v128_t k, bool interleave, bool scaled) {
+  if (interleave) {
+    float* out = o.pairs + r * o.row_stride + 2 * i;
+    /* [s0 s1 _ _] and [c0 c1 _ _] -> [s0 c0 s1 c1] */
+    store(out, wasm_i32x4_shuffle(demote(p.s0, k, scaled), demote(p.c0, k, scaled), 0, 4, 1, 5));
+    store(out + 4, wasm_i32x4_shuffle(demote(p.s1, k, scaled), demote(p.c1, k, scaled), 0, 4, 1, 5));
+    return;
   }
-  if (i == n) return;
-  for (size_t r = 0; r < rows; ++r) {
-    tail_step(c, s, cw, sw, i, n);
-    for (size_t j = i; j < n; ++j) {
-      if (cos_out != NULL) cos_out[r * row_stride + j] = (float)(c[j] * scale);
-      if (sin_out != NULL) sin_out[r * row_stride + j] = (float)(s[j] * scale);
-    }
-  }
+  const size_t at = r * o.row_stride + i;
+  if (o.cos_out != NULL) store(o.cos_out + at, wasm_i64x2_shuffle(demote(p.c0, k, scaled), demote(p.c1, k, scaled), 0, 2));
+  if (o.sin_out != NULL) store(o.sin_out + at, wasm_i64x2_shuffle(demote(p.s0, k, scaled), demote(p.s1, k, scaled), 0, 2));
 }
 
-INLINE void narrow_rows_interleave(double* c, double* s, const double* cw, const double* sw, size_t n, size_t rows,
-                                   double scale, float* dst, size_t row_stride, bool scaled) {
+INLINE void write1(rows_out o, size_t r, size_t j, double c, double s, double scale, bool interleave) {
+  if (interleave) {
+    o.pairs[r * o.row_stride + 2 * j] = (float)(s * scale);
+    o.pairs[r * o.row_stride + 2 * j + 1] = (float)(c * scale);
+    return;
+  }
+  if (o.cos_out != NULL) o.cos_out[r * o.row_stride + j] = (float)(c * scale);
+  if (o.sin_out != NULL) o.sin_out[r * o.row_stride + j] = (float)(s * scale);
+}
+
+/* Groups of four pairs step `rows` times with the phasors in registers, writing each row; then the
+   last n % 4 pairs step and narrow row by row, as the SIMD128 build does them. */
+INLINE void step_rows(double* c, double* s, const double* cw, const double* sw, size_t n, size_t rows, double scale,
+                      rows_out o, bool interleave, bool scaled) {
   const v128_t k = wasm_f64x2_splat(scale);
   size_t i = 0;
   for (; i + 4 <= n; i += 4) {
@@ -83,37 +92,33 @@ INLINE void narrow_rows_interleave(double* c, double* s, const double* cw, const
     const v128_t a0 = load(cw + i), a1 = load(cw + i + 2), b0 = load(sw + i), b1 = load(sw + i + 2);
     for (size_t r = 0; r < rows; ++r) {
       p = step(p, a0, a1, b0, b1);
-      float* out = dst + r * row_stride + 2 * i;
-      /* [s0 s1 _ _] and [c0 c1 _ _] -> [s0 c0 s1 c1] */
-      store(out, wasm_i32x4_shuffle(demote(p.s0, k, scaled), demote(p.c0, k, scaled), 0, 4, 1, 5));
-      store(out + 4, wasm_i32x4_shuffle(demote(p.s1, k, scaled), demote(p.c1, k, scaled), 0, 4, 1, 5));
+      write4(o, r, i, p, k, interleave, scaled);
     }
     store4(c + i, s + i, p);
   }
   if (i == n) return;
   for (size_t r = 0; r < rows; ++r) {
     tail_step(c, s, cw, sw, i, n);
-    for (size_t j = i; j < n; ++j) {
-      dst[r * row_stride + 2 * j] = (float)(s[j] * scale);
-      dst[r * row_stride + 2 * j + 1] = (float)(c[j] * scale);
-    }
+    for (size_t j = i; j < n; ++j) write1(o, r, j, c[j], s[j], scale, interleave);
   }
 }
 
 KEEP void phasor_rows_narrow(double* c, double* s, const double* cw, const double* sw, size_t n, size_t rows,
                              double scale, float* cos_out, float* sin_out, size_t row_stride) {
+  const rows_out o = {cos_out, sin_out, NULL, row_stride};
   if (scale == 1.0) {
-    narrow_rows(c, s, cw, sw, n, rows, scale, cos_out, sin_out, row_stride, false);
+    step_rows(c, s, cw, sw, n, rows, scale, o, false, false);
   } else {
-    narrow_rows(c, s, cw, sw, n, rows, scale, cos_out, sin_out, row_stride, true);
+    step_rows(c, s, cw, sw, n, rows, scale, o, false, true);
   }
 }
 
 KEEP void phasor_rows_narrow_interleave(double* c, double* s, const double* cw, const double* sw, size_t n,
                                         size_t rows, double scale, float* dst, size_t row_stride) {
+  const rows_out o = {NULL, NULL, dst, row_stride};
   if (scale == 1.0) {
-    narrow_rows_interleave(c, s, cw, sw, n, rows, scale, dst, row_stride, false);
+    step_rows(c, s, cw, sw, n, rows, scale, o, true, false);
   } else {
-    narrow_rows_interleave(c, s, cw, sw, n, rows, scale, dst, row_stride, true);
+    step_rows(c, s, cw, sw, n, rows, scale, o, true, true);
   }
 }

@@ -3,15 +3,15 @@
 // kernels (one page each) against the float64 formulas (docs/encodings.md 8.2's 1e-6 for RoPE, half
 // an ulp for tables) and against each other; the default picks relaxed.
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 
+import { embeddedRelaxedModule } from '../support/relaxed-module.mjs';
 import { ROOT, launchBrowser, page } from './support.mjs';
 
-const embedded = join(ROOT, 'dist', 'relaxed-base64.js');
-const hasRelaxed = existsSync(embedded) && !readFileSync(embedded, 'utf8').includes("export default '';");
+const hasRelaxed = (await embeddedRelaxedModule()) !== undefined;
 let browser;
 const work = mkdtempSync(join(tmpdir(), 'posenc-relaxed-browser-'));
 before(async () => {

@@ -2,7 +2,7 @@
 // Chromium for every browser check, and the RoPE check each app runs and reports.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 import { startServer, stopServer } from '../../scripts/lib/server.mjs';
+import { embeddedRelaxedModule } from '../support/relaxed-module.mjs';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(ROOT, 'node_modules', '.bin');
@@ -51,11 +52,9 @@ export const COMPUTE = `
   return { simd: pe.simd, kernels: pe.kernels, engine: node ? 'node' : 'browser', row1: Array.from(t.data.slice(4)), q: Array.from(q) };
 `;
 
-/** Whether this Node runs relaxed SIMD (the embedded kernel module validates): what a Node app's 'auto' picks. */
-function nodeRunsRelaxed() {
-  const text = readFileSync(join(ROOT, 'dist', 'relaxed-base64.js'), 'utf8');
-  return WebAssembly.validate(Buffer.from(/export default '([A-Za-z0-9+/=]*)';/.exec(text)[1], 'base64'));
-}
+/** Whether this Node runs the embedded relaxed kernels (the module validates): what a Node app's 'auto' picks. */
+const RELAXED = await embeddedRelaxedModule();
+const nodeRunsRelaxed = RELAXED !== undefined && WebAssembly.validate(RELAXED);
 
 /**
  * Asserts an app's result: the values COMPUTE produces (float32 of the float64 formulas), and the
@@ -64,7 +63,7 @@ function nodeRunsRelaxed() {
 export function checkResult(result) {
   assert.equal(result.error, undefined, `the app failed: ${result.error}`);
   assert.equal(result.simd, 'sse4.1');
-  assert.equal(result.kernels, result.engine === 'browser' || nodeRunsRelaxed() ? 'relaxed' : 'simd128', `kernels in ${result.engine}`);
+  assert.equal(result.kernels, result.engine === 'browser' || nodeRunsRelaxed ? 'relaxed' : 'simd128', `kernels in ${result.engine}`);
   const close = (a, b) => Math.abs(a - b) < 1e-7;
   assert.ok(close(result.row1[0], Math.sin(1)) && close(result.row1[1], Math.cos(1)), `row 1: ${result.row1}`);
   // interleaved pairs (1, 0) and (0, 1) at position 1, frequencies 1 and 10000^(-2/4) = 0.01:

@@ -9,7 +9,6 @@
 #include "encodings/detail/scratch.hpp"
 #include "kernels/kernels.hpp"
 
-
 namespace posenc::detail {
 namespace {
 

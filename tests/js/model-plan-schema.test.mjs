@@ -113,3 +113,17 @@ test('a plan is read once: a getter on it runs once per call, and what it throws
   Object.defineProperty(throwing.layers[2], 'rope', { enumerable: true, get: () => { throw new Error('boom'); } });
   throwsPosEnc(() => pe.model.apply(throwing, 0, q(), null, { dims: [2, 16] }), 'INVALID_ARGUMENT', /plan\.layers\[2\]\.rope/);
 });
+
+test('queryScales never returns Infinity: a scale beyond float32 is INVALID_ARGUMENT naming the layer\'s queryScaling', () => {
+  const config = (attnScale) => ({ model_type: 'llama4_text', num_hidden_layers: 4, hidden_size: 64, num_attention_heads: 4, rope_theta: 500000,
+    attn_temperature_tuning: true, floor_scale: 8192, attn_scale: attnScale, no_rope_layers: [1, 1, 1, 0], attention_chunk_size: 8192 });
+  const ok = pe.model.fromConfig(config(0.1));
+  assert.deepEqual(Array.from(pe.model.queryScales(ok, 3, [0, 8191])), [1, 1 + 0.1 * Math.log1p(1)]);
+  const huge = pe.model.fromConfig(config(1e308));
+  throwsPosEnc(() => pe.model.queryScales(huge, 3, [81919]), 'INVALID_ARGUMENT', /plan\.layers\[3\]\.queryScaling \(scale 1e\+308.*at position 81919 Infinity/);
+  // 1e38 * ln 2 fits a double but not float32, which is what the queries are (and what model.apply refuses)
+  const big = pe.model.fromConfig(config(1e39));
+  throwsPosEnc(() => pe.model.queryScales(big, 3, [8191]), 'INVALID_ARGUMENT', /at most 3\.4028235e\+38/);
+  throwsPosEnc(() => pe.model.apply(big, 3, new Float32Array(16), null, { dims: [1, 16], positionIds: [8191] }), 'INVALID_ARGUMENT', /query scale/);
+  assert.deepEqual(Array.from(pe.model.queryScales(big, 3, [0])), [1]); // position 0: 1 + scale * ln 1
+});

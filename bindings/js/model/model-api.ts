@@ -100,6 +100,9 @@ function layerOf(fn: string, given: unknown, layer: unknown): { plan: ModelPlan;
   return { plan, layer: plan.layers[index]! };
 }
 
+/** The largest float32. */
+const FLT_MAX = 3.4028234663852886e38;
+
 function positionList(fn: string, positions: unknown): Float64Array {
   return Float64Array.from(args.listOf(fn, 'positions', positions, (element, name) => {
     const v = typeof element === 'bigint' ? Number(element) : element;
@@ -192,7 +195,16 @@ export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi): ModelApi {
     const ids = positionList(fn, positions);
     const q = l.queryScaling;
     if (!q) return null;
-    return ids.map((p) => 1 + q.scale * Math.log1p(Math.floor((p + q.positionOffset) / q.floorScale)));
+    // HF multiplies float32 queries by these (Llama4TextAttention._get_attn_scale): like pe.model.apply,
+    // a scale that is not finite or beyond float32's range is refused, naming what made it so.
+    return ids.map((p) => {
+      const v = 1 + q.scale * Math.log1p(Math.floor((p + q.positionOffset) / q.floorScale));
+      if (!Number.isFinite(v) || Math.abs(v) > FLT_MAX) {
+        throw new PosEncError('INVALID_ARGUMENT', `${fn}: plan.layers[${l.index}].queryScaling (scale ${q.scale}, floorScale ${q.floorScale}, ` +
+          `positionOffset ${q.positionOffset}) makes the query scale at position ${p} ${v}: it multiplies float32 queries, so it must be finite and at most 3.4028235e+38 in magnitude`);
+      }
+      return v;
+    });
   }
 
   return {

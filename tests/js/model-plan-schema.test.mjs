@@ -127,3 +127,13 @@ test('queryScales never returns Infinity: a scale beyond float32 is INVALID_ARGU
   throwsPosEnc(() => pe.model.apply(big, 3, new Float32Array(16), null, { dims: [1, 16], positionIds: [8191] }), 'INVALID_ARGUMENT', /query scale/);
   assert.deepEqual(Array.from(pe.model.queryScales(big, 3, [0])), [1]); // position 0: 1 + scale * ln 1
 });
+
+test('a plan of 65536 layers (the documented maximum): summarize and doctor.config group its layers in one pass', () => {
+  const config = { model_type: 'llama', num_hidden_layers: 65536, hidden_size: 64, num_attention_heads: 1, rope_theta: 10000 };
+  const plan = pe.model.fromConfig(config);
+  const lines = pe.model.summarize(plan);
+  assert.deepEqual(lines.filter((l) => l.startsWith('layer')), ['layers 0-65535: global; RoPE base 10000, head 64, half']);
+  const report = pe.doctor.config(config);
+  assert.ok(report.findings.every((f) => !/layers differ/.test(f.text)));
+  throwsPosEnc(() => pe.model.fromConfig({ ...config, num_hidden_layers: 65537 }), 'INVALID_CONFIG', /num_hidden_layers/);
+});

@@ -110,16 +110,16 @@ function isPlan(value: unknown): boolean {
 
 /**
  * The most work one oracle call does: positions times pairs (each emulated in five pipelines).
- * 2^28 is a 2^21-token context at head 256 (docs/reliability.md gives its time and memory).
+ * 2^26 is a 2^20-token context at head 128 (docs/reliability.md gives its time and memory).
  */
-export const MAX_ORACLE_WORK = 2 ** 28;
+export const MAX_ORACLE_WORK = 2 ** 26;
 
 /** Refuses, before anything is allocated, a call past {@link MAX_ORACLE_WORK}. */
 function checkWork(fn: string, contextLength: number, rotaryDim: number): void {
   const work = contextLength * Math.floor(rotaryDim / 2);
   if (rotaryDim > MAX_HEAD_DIM || work > MAX_ORACLE_WORK) {
     throw new PosEncError('OUT_OF_RANGE', `${fn}: contextLength ${contextLength} with rotaryDim ${rotaryDim} is ${work} position-pairs; ` +
-      `the oracle evaluates at most 2^28 (and at most ${MAX_HEAD_DIM} lanes): use a shorter contextLength`);
+      `the oracle evaluates at most 2^26 (and at most ${MAX_HEAD_DIM} lanes): use a shorter contextLength`);
   }
 }
 

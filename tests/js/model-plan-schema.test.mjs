@@ -137,3 +137,18 @@ test('a plan of 65536 layers (the documented maximum): summarize and doctor.conf
   assert.ok(report.findings.every((f) => !/layers differ/.test(f.text)));
   throwsPosEnc(() => pe.model.fromConfig({ ...config, num_hidden_layers: 65537 }), 'INVALID_CONFIG', /num_hidden_layers/);
 });
+
+test('a reader\'s plan is checked before it is returned: a GGUF head count of 0 is INVALID_FILE naming the field', () => {
+  const bytes = new Uint8Array(readFileSync(new URL('../fuzz/corpus/gguf/qwen2.5-7b.gguf', import.meta.url)));
+  assert.ok(Object.isFrozen(pe.model.fromGguf(bytes).layers[0]));
+  const key = new TextEncoder().encode('qwen2.attention.head_count');
+  let at = -1;
+  for (let i = 0; i + key.length < bytes.length && at < 0; i++) {
+    if (key.every((b, j) => bytes[i + j] === b) && bytes[i + key.length] === 4) at = i + key.length; // then the type, a u32 (4)
+  }
+  assert.ok(at > 0, 'the key is in the seed file');
+  const view = new DataView(bytes.buffer, bytes.byteOffset);
+  assert.equal(view.getUint32(at, true), 4);
+  view.setUint32(at + 4, 0, true);
+  throwsPosEnc(() => pe.model.fromGguf(bytes), 'INVALID_FILE', /head_count|plan\.numHeads must be an integer in 1\.\.65536/); // the GGUF reader may name the key itself
+});

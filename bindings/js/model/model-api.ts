@@ -100,6 +100,21 @@ function layerOf(fn: string, given: unknown, layer: unknown): { plan: ModelPlan;
   return { plan, layer: plan.layers[index]! };
 }
 
+/**
+ * A plan a reader built, checked against the schema before it is returned: a value the reader let
+ * through that no plan may hold (a head count of 0 from a file) is the input's fault, reported
+ * with the input's code (INVALID_CONFIG, INVALID_FILE) and the plan field it would have filled.
+ */
+function readOwnPlan(fn: string, plan: ModelPlan, code: 'INVALID_CONFIG' | 'INVALID_FILE', what: string): ModelPlan {
+  try {
+    return readPlan(fn, plan);
+  } catch (error) {
+    if (!(error instanceof PosEncError) || error.code !== 'INVALID_ARGUMENT') throw error;
+    const said = error.message.slice(fn.length + 2).replace(/ \(a plan is what pe\.model\.fromConfig or fromGguf returns\)$/, '');
+    throw new PosEncError(code, `${fn}: the ${what} gives a plan where ${said}`, { cause: error });
+  }
+}
+
 /** The largest float32. */
 const FLT_MAX = 3.4028234663852886e38;
 
@@ -213,11 +228,11 @@ export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi): ModelApi {
       if (opts.longRope !== undefined) args.choice('model.fromConfig', 'longRope', opts.longRope, ['hf', 'vllm', 'llama.cpp']);
       if (opts.softmaxScale !== undefined) args.choice('model.fromConfig', 'softmaxScale', opts.softmaxScale, ['hf', 'deepseek']);
       if (opts.contextLength !== undefined) args.integer('model.fromConfig', 'contextLength', opts.contextLength);
-      const plan = readPlan('model.fromConfig', planFromConfig('model.fromConfig', config, opts as ModelConfigOptions));
+      const plan = readOwnPlan('model.fromConfig', planFromConfig('model.fromConfig', config, opts as ModelConfigOptions), 'INVALID_CONFIG', 'config');
       checkFrequencies('model.fromConfig', plan);
       return issuePlan(plan);
     },
-    fromGguf: (bytes, options) => issuePlan(readPlan('model.fromGguf', planFromGguf('model.fromGguf', bytes, options))),
+    fromGguf: (bytes, options) => issuePlan(readOwnPlan('model.fromGguf', planFromGguf('model.fromGguf', bytes, options), 'INVALID_FILE', 'header')),
     toConfig: (plan) => planToConfig('model.toConfig', readPlan('model.toConfig', plan)),
     toGguf: (plan) => planToGguf('model.toGguf', readPlan('model.toGguf', plan)),
     frequencies,

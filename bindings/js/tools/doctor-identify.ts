@@ -60,6 +60,9 @@ function groupRows(fn: string, before: Float32Array, after: Float32Array, h: { b
     for (let s = 0; s < h.seq; s++) {
       const p = pos.ids === undefined ? pos.offset + s : pos.ids[pos.perBatch ? b * h.seq + s : s]!;
       if (!Number.isFinite(p)) throw new PosEncError('INVALID_ARGUMENT', `${fn}: the position of token ${s} must be finite, got ${p}`);
+      // the fits sum squares of position differences: beyond 2^53 (where positions stop being
+      // integers) they would overflow, and no pipeline rotates there
+      if (Math.abs(p) > 2 ** 53) throw new PosEncError('INVALID_ARGUMENT', `${fn}: the position of token ${s} is ${p}, beyond the ±2^53 the doctor can fit angles over`);
       const list = byPosition.get(p) ?? [];
       for (let k = 0; k < h.heads; k++) {
         list.push(h.layout === 0 ? ((b * h.seq + s) * h.heads + k) * h.headDim : ((b * h.heads + k) * h.seq + s) * h.headDim);
@@ -232,6 +235,9 @@ export function identifyFn(rope: RopeApi) {
     for (const v of best.gain) gainSum += v;
     const gain = snap(gainSum / best.gain.length, 1e-8);
     const law = fitLaw({ rotaryDim: best.rotaryDim, w: best.w, wError: best.wError, gain });
+    if (!Number.isFinite(law.base)) { // no base to report: say why rather than return NaN
+      throw new PosEncError('INVALID_ARGUMENT', `${fn}: ${law.notes.join('; ')}: tokens at more positions, adjacent ones among them, measure the frequencies`);
+    }
     notes.push(...law.notes);
     const spec: DoctorIdentification['spec'] = { headDim: h.headDim, rotaryDim: best.rotaryDim, base: law.base, pairing: best.pairing };
     if (law.scaling) spec.scaling = law.scaling;

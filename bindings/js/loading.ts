@@ -6,6 +6,7 @@ import { PosEncError, describe } from './runtime/errors.js';
 import { assemble } from './posenc.js';
 import type { CreatePosEncOptions, PosEnc } from './posenc.js';
 import type { RawModule } from './runtime/raw-module.js';
+import type { Host } from './runtime/host.js';
 import { chooseKernels, kernelChoice } from './relaxed.js';
 import type { KernelChoice } from './relaxed.js';
 
@@ -80,7 +81,7 @@ export function givenBytes(value: unknown): BufferSource {
  * Instantiates the module from `source` through the Emscripten factory, plugs in the relaxed-SIMD
  * kernels when `kernels` asks for them and the engine runs them (relaxed.ts), and assembles the API.
  */
-export async function instantiate(factory: ModuleFactory, source: WasmSource, kernels: KernelChoice = 'auto'): Promise<PosEnc> {
+export async function instantiate(factory: ModuleFactory, source: WasmSource, kernels: KernelChoice = 'auto', host: Host = {}): Promise<PosEnc> {
   if (typeof WebAssembly !== 'object' || !WebAssembly.validate(SIMD_PROBE)) {
     throw new PosEncError('UNSUPPORTED', 'posenc needs WebAssembly SIMD (Chrome/Edge 91+, Firefox 89+, Safari 16.4+, Node.js 18+), which this JavaScript engine does not support');
   }
@@ -120,7 +121,7 @@ export async function instantiate(factory: ModuleFactory, source: WasmSource, ke
   };
   try {
     const raw = (await Promise.race([factory(moduleOptions), failure])) as RawModule;
-    return assemble(raw, await chooseKernels(kernels, mainExports));
+    return assemble(raw, await chooseKernels(kernels, mainExports), host);
   } catch (error) {
     if (error instanceof PosEncError) throw error;
     const output = printed.length ? `; it printed: ${printed.join(' / ')}` : '';

@@ -8,6 +8,7 @@ import createPosEncModule from './posenc.mjs';
 import { FIXES, givenBytes, instantiate, loadOnce } from './loading.js';
 import type { WasmSource } from './loading.js';
 import { PosEncError } from './runtime/errors.js';
+import { openRangeReader } from './runtime/node-files.js';
 import type { CreatePosEncOptions, PosEnc } from './posenc.js';
 
 export * from './public-types.js';
@@ -55,4 +56,4 @@ async function sourceOf(options: CreatePosEncOptions): Promise<WasmSource> {
  * const pe = await createPosEnc();
  */
 export const createPosEnc: (options?: CreatePosEncOptions) => Promise<PosEnc> = loadOnce('posenc', async (options, kernels) =>
-  instantiate(createPosEncModule, await sourceOf(options), kernels));
+  instantiate(createPosEncModule, await sourceOf(options), kernels, { openFile: openRangeReader }));

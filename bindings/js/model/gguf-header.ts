@@ -4,7 +4,7 @@
 // Every table keyed by the file's strings is a Map. Malformed input is INVALID_FILE.
 import * as args from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
-import { attachedLength, bufferOf, byteOffsetOf, tagOf } from '../runtime/typed.js';
+import { attachedLength, bufferOf, byteOffsetOf, typedArrayName } from '../runtime/typed.js';
 
 /** GGUF value types, index = the type id of the format. */
 export const GGUF_TYPES = ['uint8', 'int8', 'uint16', 'int16', 'uint32', 'int32', 'float32', 'bool', 'string', 'array',
@@ -141,17 +141,29 @@ class Reader {
   }
 }
 
+const arrayBufferLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength')!.get!;
+
+/** Whether `value` is an ArrayBuffer, by its internal slot (a Proxy's traps never run). */
+export function isArrayBuffer(value: unknown): value is ArrayBuffer {
+  try {
+    arrayBufferLength.call(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The bytes of a Uint8Array or ArrayBuffer argument, as a plain Uint8Array over exactly the caller's
  * view (read through the engine's own accessors: a subclass's getters or methods never run, and no
  * byte before or after the view can be read).
  */
 export function asBytes(fn: string, bytes: unknown): Uint8Array {
-  if (tagOf(bytes) === '[object Uint8Array]' && ArrayBuffer.isView(bytes)) {
+  if (typedArrayName(bytes) === 'Uint8Array' && ArrayBuffer.isView(bytes)) {
     const length = attachedLength(fn, 'bytes', bytes);
     return new Uint8Array(bufferOf.call(bytes), byteOffsetOf.call(bytes), length);
   }
-  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  if (isArrayBuffer(bytes)) return new Uint8Array(bytes);
   throw new PosEncError('INVALID_TYPE', `${fn}: the GGUF bytes must be a Uint8Array or ArrayBuffer, got ${args.describe(bytes)}`);
 }
 

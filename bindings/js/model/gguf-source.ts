@@ -6,8 +6,8 @@
 import * as args from '../runtime/args.js';
 import { PosEncError, callerError } from '../runtime/errors.js';
 import type { Host, RangeReader } from '../runtime/host.js';
-import { attachedLength, bufferOf, byteOffsetOf, tagOf } from '../runtime/typed.js';
-import { asBytes, MAX_GGUF_HEADER_BYTES, NeedMoreBytes, readGgufHeader } from './gguf-header.js';
+import { attachedLength, bufferOf, byteOffsetOf, typedArrayName } from '../runtime/typed.js';
+import { asBytes, isArrayBuffer, MAX_GGUF_HEADER_BYTES, NeedMoreBytes, readGgufHeader } from './gguf-header.js';
 import type { GgufHeader } from './gguf-header.js';
 import { factorRanges, rangesFrom } from './gguf-tensors.js';
 import type { GgufFile } from './gguf-tensors.js';
@@ -40,7 +40,7 @@ function blobReader(blob: Blob): RangeReader {
 
 /** The bytes of one chunk a stream gave, copied (the stream may reuse its buffer). */
 function chunkBytes(fn: string, chunk: unknown): Uint8Array {
-  if (ArrayBuffer.isView(chunk) && tagOf(chunk) === '[object Uint8Array]') {
+  if (ArrayBuffer.isView(chunk) && typedArrayName(chunk) === 'Uint8Array') {
     const n = attachedLength(fn, 'a chunk of the stream', chunk);
     return new Uint8Array(bufferOf.call(chunk), byteOffsetOf.call(chunk), n).slice();
   }
@@ -107,7 +107,7 @@ type Kind = 'bytes' | 'path' | 'blob' | 'web-stream' | 'iterable' | 'other';
 /** What kind of source `source` is (a Proxy's traps run here and only here: what they throw is the caller's error). */
 function kindOf(fn: string, source: unknown): Kind {
   try {
-    if (source instanceof ArrayBuffer || tagOf(source) === '[object Uint8Array]') return 'bytes';
+    if (isArrayBuffer(source) || typedArrayName(source) === 'Uint8Array') return 'bytes';
     if (typeof source === 'string' || (typeof URL === 'function' && source instanceof URL)) return 'path';
     if (blobMethods() && source instanceof Blob) return 'blob';
     if (typeof ReadableStream === 'function' && source instanceof ReadableStream) return 'web-stream';

@@ -35,7 +35,10 @@ export interface GgufTensorInfo {
 /** The header as posenc reads it: every table keyed by the file's strings is a Map. */
 export interface GgufHeader {
   version: number;
-  /** The key/values, by key (each key once). Arrays longer than {@link MAX_KEPT_ARRAY} are walked, not kept: `value` is `[]`, `count` says how long. */
+  /**
+   * The key/values, by key (each key once). Arrays longer than {@link MAX_KEPT_ARRAY} (tokenizer
+   * lists) are stepped over, not kept nor decoded: `value` is `[]`, `count` says how long.
+   */
   metadata: Map<string, GgufValue & { count?: number }>;
   /** The tensors, by name (each name once). */
   tensors: Map<string, GgufTensorInfo>;
@@ -95,10 +98,12 @@ class Reader {
   }
   u64(what: string): number {
     this.need(8, what);
-    const v = this.view.getBigUint64(this.pos, true);
+    const lo = this.view.getUint32(this.pos, true);
+    const hi = this.view.getUint32(this.pos + 4, true);
+    // Two halves, not a BigInt: this runs for every string of a tokenizer's lists.
+    if (hi > 0x1fffff) this.fail(`${what} ${this.view.getBigUint64(this.pos, true)} is too large`);
     this.pos += 8;
-    if (v > BigInt(Number.MAX_SAFE_INTEGER)) this.fail(`${what} ${v} is too large`);
-    return Number(v);
+    return hi * 2 ** 32 + lo;
   }
   string(what: string): string {
     const n = this.u64(`the length of ${what}`);
@@ -196,11 +201,28 @@ export function readGgufHeader(fn: string, bytes: Uint8Array, fileSize = bytes.l
       if (count > r.left() / (itemType === 8 ? 8 : SIZES[itemType]!)) r.fail(`'${key}' claims ${count} elements, more than the bytes left`);
       const keep = count <= MAX_KEPT_ARRAY;
       const value: (number | boolean | string)[] = [];
+      if (!keep && itemType !== 8) { // a long list of fixed-size values, not kept: stepped over (bools checked)
+        r.need(count * SIZES[itemType]!, `'${key}'`);
+        if (itemType === 7) for (let j = 0; j < count; j++) if (r.bytes[r.pos + j]! > 1) r.fail(`${key}[${j}] is a bool of value ${r.bytes[r.pos + j]}`);
+        r.pos += count * SIZES[itemType]!;
+        metadata.set(key, { type: 'array', itemType: GGUF_TYPES[itemType]!, value, count });
+        continue;
+      }
+      if (!keep) { // a long list of strings (a tokenizer's), not kept: each stepped over by its length
+        const what = `a string of '${key}'`; // one text for all: this loop may run millions of times
+        for (let j = 0; j < count; j++) {
+          const n = r.u64(what);
+          r.need(n, what);
+          r.pos += n;
+        }
+        metadata.set(key, { type: 'array', itemType: 'string', value, count });
+        continue;
+      }
       for (let j = 0; j < count; j++) {
         const item = r.scalar(itemType, `${key}[${j}]`);
         if (keep) value.push(item);
       }
-      metadata.set(key, keep ? { type: 'array', itemType: GGUF_TYPES[itemType]!, value } : { type: 'array', itemType: GGUF_TYPES[itemType]!, value, count });
+      metadata.set(key, { type: 'array', itemType: GGUF_TYPES[itemType]!, value });
     } else {
       const name = GGUF_TYPES[type] ?? r.fail(`'${key}' has value type ${type}, which GGUF does not define`);
       metadata.set(key, { type: name, value: r.scalar(type, `'${key}'`) });

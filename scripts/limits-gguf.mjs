@@ -47,12 +47,12 @@ function measure(what, args) {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   const rss = Number(/maxRSS (\d+)/.exec(r.stderr)?.[1]) / 1024;
   if (r.status !== 0 && process.env.VERBOSE) console.error(r.stderr);
-  const outcome = r.status === 0 ? 'read' : (/\[([A-Z_]+)\]|"code":"([A-Z_]+)"|code ([A-Z_]+)/.exec(r.stderr)?.slice(1).find(Boolean) ?? `exit ${r.status}`);
+  const outcome = r.status === 0 ? 'ok' : (/\[([A-Z_]+)\]|"code":"([A-Z_]+)"|code ([A-Z_]+)/.exec(r.stderr)?.slice(1).find(Boolean) ?? `exit ${r.status}`);
   console.log(`| ${what} | ${outcome} | ${seconds.toFixed(2)} s | ${rss.toFixed(0)} MiB |`);
 }
 
 const GiB = 2 ** 30;
-console.log('| input | outcome | time | peak RSS |');
+console.log('| input | result | time | peak RSS |');
 console.log('| --- | --- | ---: | ---: |');
 measure('`posenc --version` (the baseline)', [cli, '--version']);
 measure('`posenc plan`, 5 GiB sparse GGUF, 128256-token header (2.1 MB)', [cli, 'plan', sparse('typical.gguf', 5 * GiB, { tokens: 128256 })]);

@@ -427,4 +427,8 @@ def parse(argv):
 
 
 if __name__ == "__main__":
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        # transformers iterates sets of layer types (`set(config.layer_types)`): fix string hashing so
+        # two runs on one snapshot write the same files
+        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
     Generator(parse(sys.argv[1:])).main()

@@ -1,7 +1,7 @@
 // What the package suites share: the packed tarball installed into an empty app folder, one headless
 // Chromium for every browser check, and the RoPE check each app runs and reports.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +22,8 @@ export function sh(cmd, args, cwd, env = {}) {
 
 /**
  * `npm pack` of this checkout (dist/ must be built), installed with npm into a new empty app
- * folder. Returns { work, app, tarball, files } (files: the paths the tarball holds).
+ * folder. Returns { work, app, tarball, files, installOutput } (files: the paths the tarball holds;
+ * installOutput: what `npm install` printed, stdout and stderr).
  */
 export function packAndInstall(prefix) {
   const work = mkdtempSync(join(tmpdir(), prefix));
@@ -31,8 +32,9 @@ export function packAndInstall(prefix) {
   const tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz')));
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
-  sh('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], app);
-  return { work, app, tarball, files: packed[0].files.map((f) => f.path), packed: packed[0] };
+  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], { cwd: app, encoding: 'utf8' });
+  if (install.status !== 0) throw new Error(`npm install ${tarball} failed:\n${install.stdout}\n${install.stderr}`);
+  return { work, app, tarball, files: packed[0].files.map((f) => f.path), packed: packed[0], installOutput: install.stdout + install.stderr };
 }
 
 export function removeWork(work) {

@@ -158,7 +158,7 @@ test('the posenc command is installed as a bin and runs', () => {
   assert.ok(ctx.files.includes('docs/cli.md'));
 });
 
-test('TypeScript consumers type-check against the shipped typings (nodenext, node16, bundler)', () => {
+test('TypeScript consumers type-check against the shipped typings (nodenext, node16, bundler, Node-only)', () => {
   write('use.mts', `
     import { createPosEnc, PosEncError, type Tensor } from 'posenc';
     import { createPosEnc as createEmbedded } from 'posenc/embedded';
@@ -197,7 +197,18 @@ test('TypeScript consumers type-check against the shipped typings (nodenext, nod
   config('tsconfig.nodenext.json', { module: 'nodenext', moduleResolution: 'nodenext' }, ['use.mts', 'use.cts']);
   config('tsconfig.node16.json', { module: 'node16', moduleResolution: 'node16' }, ['use.mts', 'use.cts']);
   config('tsconfig.bundler.json', { module: 'esnext', moduleResolution: 'bundler' }, ['use-bundler.ts']);
-  for (const config of ['tsconfig.nodenext.json', 'tsconfig.node16.json', 'tsconfig.bundler.json']) {
+  // A Node-only project: lib ES2022 and @types/node (this checkout's), no DOM; the typings need no
+  // WebAssembly namespace, which such a project does not have.
+  write('use-node.mts', `
+    import { readFileSync } from 'node:fs';
+    import { createPosEnc, type Tensor } from 'posenc';
+    const pe = await createPosEnc({ wasmBinary: readFileSync('node_modules/posenc/dist/posenc.wasm') });
+    const t: Tensor = pe.io.readNpy(readFileSync('t.npy'));
+    console.log(t.dims);
+  `);
+  config('tsconfig.node-only.json', { module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022'], types: ['node'],
+    typeRoots: [join(ROOT, 'node_modules', '@types')] }, ['use.mts', 'use.cts', 'use-node.mts']);
+  for (const config of ['tsconfig.nodenext.json', 'tsconfig.node16.json', 'tsconfig.bundler.json', 'tsconfig.node-only.json']) {
     sh(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', config], ctx.app);
   }
 });

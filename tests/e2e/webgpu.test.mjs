@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
+import { oneNodeModel } from '../bench/onnx-writer.mjs';
 import { openChecks } from '../webgpu/browser.mjs';
 
 let page;
@@ -189,6 +190,25 @@ test('bad arguments are PosEncErrors with their codes, found on the CPU: no GPU 
   assert.match(r.find((e) => e.name === 'unsupported: no adapter').message, /no adapter/);
   assert.match(r.find((e) => e.name === 'float16 without shader-f16').message, /shader-f16/);
   assert.deepEqual(await page.run('gpuErrors'), []);
+});
+
+test('onnxruntime-web WebGPU: posenc\'s table as RotaryEmbedding cos_cache/sin_cache GPU tensors, its output rotated in place by posenc, no CPU copy', async () => {
+  const heads = 4;
+  const headDim = 32;
+  const rows = 256;
+  for (const interleaved of [false, true]) {
+    const io = (name, type, dims) => ({ name, type, dims });
+    const model = await oneNodeModel({ opType: 'RotaryEmbedding', domain: 'com.microsoft', opset: 1,
+      inputs: [io('X', 'FLOAT', ['batch', 'seq', heads * headDim]), io('pos', 'INT64', ['batch', 'seq']), io('cos', 'FLOAT', [rows, headDim / 2]),
+        io('sin', 'FLOAT', [rows, headDim / 2])],
+      outputs: [io('Y', 'FLOAT', ['batch', 'seq', heads * headDim])], attributes: { num_heads: heads, interleaved: interleaved ? 1 : 0 } });
+    const r = await page.run('ortInterop', Array.from(model), { heads, headDim, seq: 5, rows, offset: 200, interleaved });
+    assert.equal(r.location, 'gpu-buffer', 'the output stays on the GPU');
+    assert.deepEqual(r.errors, []);
+    // the same float32 products from the same table: onnxruntime's kernel and posenc's agree to the bit here
+    assert.ok(r.ortVsPosenc <= 2 ** -20 * 8, `interleaved ${interleaved}: onnxruntime and posenc differ by ${r.ortVsPosenc}`);
+    assert.ok(r.twiceWorst < 1e-5, `interleaved ${interleaved}: rotated twice, off by ${r.twiceWorst}`);
+  }
 });
 
 test('ropeWgsl: the emitted functions compile on the device, for every layout kind', async () => {

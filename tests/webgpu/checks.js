@@ -24,19 +24,19 @@ try {
 const device = gpu?.device;
 
 /** A STORAGE | COPY_SRC | COPY_DST buffer holding `data`. */
-function buf(data, usage = STORAGE | COPY_SRC | COPY_DST) {
-  const b = device.createBuffer({ size: Math.max(4, Math.ceil(data.byteLength / 4) * 4), usage, mappedAtCreation: true });
+function buf(data, usage = STORAGE | COPY_SRC | COPY_DST, on = device) {
+  const b = on.createBuffer({ size: Math.max(4, Math.ceil(data.byteLength / 4) * 4), usage, mappedAtCreation: true });
   new Uint8Array(b.getMappedRange()).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
   b.unmap();
   return b;
 }
 
 /** The contents of `b` as a `Type` array (copied through a MAP_READ buffer). */
-async function read(b, Type = Float32Array) {
-  const r = device.createBuffer({ size: b.size, usage: MAP_READ | COPY_DST });
-  const e = device.createCommandEncoder();
+async function read(b, Type = Float32Array, on = device) {
+  const r = on.createBuffer({ size: b.size, usage: MAP_READ | COPY_DST });
+  const e = on.createCommandEncoder();
   e.copyBufferToBuffer(b, 0, r, 0, b.size);
-  device.queue.submit([e.finish()]);
+  on.queue.submit([e.finish()]);
   await r.mapAsync(MAP_READ);
   const out = new Type(r.getMappedRange().slice(0));
   r.unmap();
@@ -543,6 +543,124 @@ fn main(@builtin(global_invocation_id) gid: vec3<u32>) {
     attempt('float16 without shader-f16', () => createPosEncGpu(pe, plain).ropeTable({ headDim: 16, maxPositions: 8, dtype: 'float16' }));
     plain.destroy();
     for (const b of [q, noStorage, ids]) b.destroy();
+    return out;
+  },
+
+  /**
+   * onnxruntime-web's WebGPU EP on posenc's device: its com.microsoft RotaryEmbedding fed posenc's
+   * GPU table as cos_cache/sin_cache (GPU tensors, no copy), and its output tensor's gpuBuffer
+   * rotated back by posenc in place (inverse positions: the same table, sin negated... here: the
+   * input, rotated once by each and compared). `model` is the serialised one-node model.
+   */
+  async ortInterop(model, c) {
+    const ort = await import('../../node_modules/onnxruntime-web/dist/ort.webgpu.min.mjs');
+    ort.env.wasm.numThreads = 1;
+    ort.env.wasm.wasmPaths = new URL('../../node_modules/onnxruntime-web/dist/', import.meta.url).href;
+    ort.env.logLevel = 'error';
+    const session = await ort.InferenceSession.create(Uint8Array.from(model), { executionProviders: ['webgpu'], preferredOutputLocation: 'gpu-buffer' });
+    // posenc on onnxruntime's own device: GPU tensors pass between them as they are
+    const od = await ort.env.webgpu.device;
+    const og = createPosEncGpu(pe, od);
+    const errors = [];
+    od.pushErrorScope('validation');
+    const { heads, headDim, seq, rows, offset } = c;
+    const table = og.ropeTable({ headDim, maxPositions: rows, pairing: c.interleaved ? 'interleaved' : 'half' });
+    const x0 = rand(seq * heads * headDim, 17);
+    const xb = buf(x0, STORAGE | COPY_SRC | COPY_DST, od);
+    const dims = [1, seq, heads * headDim];
+    const pairs = headDim / 2;
+    const feeds = {
+      X: ort.Tensor.fromGpuBuffer(xb, { dataType: 'float32', dims }),
+      pos: new ort.Tensor('int64', BigInt64Array.from({ length: seq }, (_, s) => BigInt(offset + s)), [1, seq]),
+      cos: ort.Tensor.fromGpuBuffer(table.cos, { dataType: 'float32', dims: [rows, pairs] }),
+      sin: ort.Tensor.fromGpuBuffer(table.sin, { dataType: 'float32', dims: [rows, pairs] }),
+    };
+    const out = await session.run(feeds);
+    const y = out.Y;
+    const location = y.location;
+    const yb = y.gpuBuffer;
+    const ortRotated = await read(yb, Float32Array, od);
+    // posenc's rotation of the same input on the same device
+    const pb = buf(x0, STORAGE | COPY_SRC | COPY_DST, od);
+    og.rope(table, { q: { buffer: pb, dims }, numHeads: heads, offset });
+    const poseRotated = await read(pb, Float32Array, od);
+    let maxDiff = 0;
+    for (let i = 0; i < x0.length; i++) maxDiff = Math.max(maxDiff, Math.abs(ortRotated[i] - poseRotated[i]));
+    // onnxruntime's output tensor rotated again by posenc where it lives (no CPU copy): 2 * position
+    og.rope(table, { q: { buffer: yb, dims }, numHeads: heads, offset });
+    const twice = await read(yb, Float32Array, od);
+    const f = pe.rope.frequencies({ headDim });
+    let worst = 0;
+    for (let s = 0; s < seq; s++) for (let h = 0; h < heads; h++) for (let i = 0; i < pairs; i++) {
+      const [la, lb] = c.interleaved ? [2 * i, 2 * i + 1] : [i, i + pairs];
+      const at0 = (s * heads + h) * headDim;
+      const a = 2 * (offset + s) * f.invFreq[i];
+      const xa = x0[at0 + la];
+      const xv = x0[at0 + lb];
+      worst = Math.max(worst, Math.abs(twice[at0 + la] - (xa * Math.cos(a) - xv * Math.sin(a))), Math.abs(twice[at0 + lb] - (xa * Math.sin(a) + xv * Math.cos(a))));
+    }
+    const v = await od.popErrorScope();
+    if (v) errors.push(v.message);
+    y.dispose();
+    table.destroy();
+    xb.destroy();
+    pb.destroy();
+    await session.release();
+    return { location, ortVsPosenc: maxDiff, twiceWorst: worst, ortVersion: ort.env.versions?.web, errors, sameDevice: od === device };
+  },
+
+  /**
+   * Timings for tests/webgpu/bench.mjs (never for a test): per call, posenc's gpu.rope, posenc's
+   * WebAssembly RopeCache.apply on a WasmTensor, and onnxruntime-web's WebGPU RotaryEmbedding
+   * (GPU tensors in and out), all on onnxruntime's device. `models[i]` is the one-node model of
+   * shapes[i]. GPU calls are timed over `repeat` submissions up to onSubmittedWorkDone.
+   */
+  async bench(shapes, models, repeat) {
+    const ort = await import('../../node_modules/onnxruntime-web/dist/ort.webgpu.min.mjs');
+    ort.env.wasm.numThreads = 1;
+    ort.env.wasm.wasmPaths = new URL('../../node_modules/onnxruntime-web/dist/', import.meta.url).href;
+    ort.env.logLevel = 'error';
+    const out = [];
+    for (const [k, sh] of shapes.entries()) {
+      const { tokens, heads, dim, offset } = sh;
+      const rows = offset + tokens;
+      const session = await ort.InferenceSession.create(Uint8Array.from(models[k]), { executionProviders: ['webgpu'], preferredOutputLocation: 'gpu-buffer' });
+      const od = await ort.env.webgpu.device;
+      const og = createPosEncGpu(pe, od);
+      const table = og.ropeTable({ headDim: dim, maxPositions: rows });
+      const x0 = rand(tokens * heads * dim, 5);
+      const xb = buf(x0, STORAGE | COPY_SRC | COPY_DST, od);
+      const dims = [1, tokens, heads, dim];
+      const time = async (f, n) => {
+        await f();
+        await od.queue.onSubmittedWorkDone();
+        const t0 = performance.now();
+        for (let i = 0; i < n; i++) await f();
+        await od.queue.onSubmittedWorkDone();
+        return (performance.now() - t0) / n;
+      };
+      const gpuMs = await time(() => og.rope(table, { q: { buffer: xb, dims }, layout: 'bshd', offset }), repeat);
+      const feeds = {
+        X: ort.Tensor.fromGpuBuffer(xb, { dataType: 'float32', dims: [1, tokens, heads * dim] }),
+        pos: new ort.Tensor('int64', BigInt64Array.from({ length: tokens }, (_, s) => BigInt(offset + s)), [1, tokens]),
+        cos: ort.Tensor.fromGpuBuffer(table.cos, { dataType: 'float32', dims: [rows, dim / 2] }),
+        sin: ort.Tensor.fromGpuBuffer(table.sin, { dataType: 'float32', dims: [rows, dim / 2] }),
+      };
+      const ortMs = await time(async () => {
+        const r = await session.run(feeds);
+        r.Y.dispose();
+      }, Math.max(3, Math.floor(repeat / 4)));
+      const cache = pe.rope.createCache({ headDim: dim, maxPositions: rows });
+      const q = pe.memory.tensor(dims);
+      q.view().set(x0);
+      const wasmMs = await time(() => cache.apply(q, null, { layout: 'bshd', offset }), repeat);
+      cache.dispose();
+      q.dispose();
+      table.destroy();
+      xb.destroy();
+      await session.release();
+      out.push({ ...sh, gpuMs, wasmMs, ortMs, dispatches: 1, bytes: 8 * tokens * heads * dim + 4 * tokens * dim });
+    }
     return out;
   },
 

@@ -20,6 +20,11 @@ export function invalidConfig(fn: string, message: string): PosEncError {
 export class Fields {
   constructor(readonly obj: Obj, readonly path: string, readonly fn: string) {}
 
+  /** The value of own key `key` (undefined when absent: inherited properties are never read). */
+  get(key: string): unknown {
+    return Object.hasOwn(this.obj, key) ? this.obj[key] : undefined;
+  }
+
   name(key: string): string {
     return this.path ? `${this.path}.${key}` : key;
   }
@@ -30,12 +35,12 @@ export class Fields {
 
   /** Present and not null. */
   has(key: string): boolean {
-    return this.obj[key] !== undefined && this.obj[key] !== null;
+    return this.get(key) !== undefined && this.get(key) !== null;
   }
 
   /** A nested object (absent or null: undefined). */
   child(key: string): Fields | undefined {
-    const v = this.obj[key];
+    const v = this.get(key);
     if (v === undefined || v === null) return undefined;
     if (!isObject(v)) throw this.invalid(`${this.name(key)} must be an object, got ${args.describe(v)}`);
     return new Fields(v, this.name(key), this.fn);
@@ -43,7 +48,7 @@ export class Fields {
 
   /** A number field (absent or null: undefined), finite and, by default, > 0. */
   number(key: string, kind: 'positive' | 'nonnegative' | 'any' = 'positive'): number | undefined {
-    const v = this.obj[key];
+    const v = this.get(key);
     if (v === undefined || v === null) return undefined;
     if (typeof v !== 'number' || !Number.isFinite(v)) {
       throw this.invalid(`${this.name(key)} must be a number, got ${args.describe(v)}`);
@@ -71,14 +76,14 @@ export class Fields {
   }
 
   boolean(key: string): boolean | undefined {
-    const v = this.obj[key];
+    const v = this.get(key);
     if (v === undefined || v === null) return undefined;
     if (typeof v !== 'boolean') throw this.invalid(`${this.name(key)} must be true or false, got ${args.describe(v)}`);
     return v;
   }
 
   string(key: string): string | undefined {
-    const v = this.obj[key];
+    const v = this.get(key);
     if (v === undefined || v === null) return undefined;
     if (typeof v !== 'string') throw this.invalid(`${this.name(key)} must be a string, got ${args.describe(v)}`);
     return v;
@@ -86,12 +91,12 @@ export class Fields {
 
   /** The elements of list `key` (dense: a hole is an error naming it), each checked by `check`. */
   #list<T>(key: string, check: (v: unknown, name: string) => T): T[] {
-    return args.listOf(this.fn, this.name(key), this.obj[key], check, { code: 'INVALID_CONFIG' });
+    return args.listOf(this.fn, this.name(key), this.get(key), check, { code: 'INVALID_CONFIG' });
   }
 
   /** A list of numbers > 0 of the given length. */
   list(key: string, length: number, what: string): number[] {
-    const v = this.obj[key];
+    const v = this.get(key);
     if (v === undefined || v === null) throw this.invalid(`${this.name(key)} is required ${what}`);
     const list = this.#list(key, (x, name) => {
       if (typeof x !== 'number' || !Number.isFinite(x) || !(x > 0)) throw this.invalid(`${name} must be a number > 0, got ${args.describe(x)}`);
@@ -103,7 +108,7 @@ export class Fields {
 
   /** A list of integers >= `min` (at most {@link MAX_CONFIG_INTEGER}), or undefined when absent. */
   integers(key: string, min: number): number[] | undefined {
-    const v = this.obj[key];
+    const v = this.get(key);
     if (v === undefined || v === null) return undefined;
     return this.#list(key, (x, name) => {
       if (typeof x !== 'number' || !Number.isInteger(x) || x < min || x > MAX_CONFIG_INTEGER) {
@@ -115,7 +120,7 @@ export class Fields {
 
   /** A list of strings, or undefined when absent. */
   strings(key: string): string[] | undefined {
-    const v = this.obj[key];
+    const v = this.get(key);
     if (v === undefined || v === null) return undefined;
     return this.#list(key, (x, name) => {
       if (typeof x !== 'string') throw this.invalid(`${name} must be a string, got ${args.describe(x)}`);

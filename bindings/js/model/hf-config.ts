@@ -32,7 +32,7 @@ export interface PlanReadOptions extends ModelConfigOptions {
 }
 
 /** How each model encodes positions (models not listed are refused, except configs without model_type). */
-const KINDS: Record<string, 'rope' | 'alibi' | 'learned' | 'falcon' | 'mpt'> = {
+const KIND_TABLE: Record<string, 'rope' | 'alibi' | 'learned' | 'falcon' | 'mpt'> = {
   llama: 'rope', mistral: 'rope', mixtral: 'rope', ministral: 'rope', ministral3: 'rope', qwen2: 'rope', qwen2_moe: 'rope',
   qwen3: 'rope', qwen3_moe: 'rope', qwen3_next: 'rope', qwen2_vl: 'rope', qwen2_vl_text: 'rope', qwen2_5_vl: 'rope',
   qwen2_5_vl_text: 'rope', qwen3_vl: 'rope', qwen3_vl_text: 'rope', qwen3_vl_moe: 'rope', qwen3_vl_moe_text: 'rope',
@@ -45,8 +45,10 @@ const KINDS: Record<string, 'rope' | 'alibi' | 'learned' | 'falcon' | 'mpt'> = {
   gpt2: 'learned', opt: 'learned', bert: 'learned', roberta: 'learned', 'xlm-roberta': 'learned',
 };
 
+const KINDS = new Map(Object.entries(KIND_TABLE));
+
 /** Default rope_theta of the configuration classes whose default is not 10000. */
-const DEFAULT_THETA: Record<string, number> = { gemma3: 1e6, gemma3_text: 1e6, llama4: 500000, llama4_text: 500000, gpt_oss: 150000 };
+const DEFAULT_THETA = new Map(Object.entries({ gemma3: 1e6, gemma3_text: 1e6, llama4: 500000, llama4_text: 500000, gpt_oss: 150000 }));
 
 /** The language-model part of a config: multimodal wrappers keep it in `text_config`. */
 function languageModel(top: Fields): Fields {
@@ -81,10 +83,10 @@ export function planFromConfig(fn: string, config: unknown, options: PlanReadOpt
   const c = languageModel(top);
   const notes: string[] = [];
   const modelType = c.string('model_type') ?? top.string('model_type') ?? '';
-  const kind = modelType === '' ? 'rope' : KINDS[modelType];
+  const kind = modelType === '' ? 'rope' : KINDS.get(modelType);
   if (kind === undefined) {
     throw c.invalid(`model_type '${modelType}' is not a model posenc knows how positions are used in ` +
-      `(known: ${Object.keys(KINDS).join(', ')}); a plan from a guess could be wrong`);
+      `(known: ${[...KINDS.keys()].join(', ')}); a plan from a guess could be wrong`);
   }
   if (modelType === '') notes.push('model_type is absent: read as a Llama-style model (RoPE on every layer, half pairing)');
   const keyContext = { modelType, interleaved: pairsAdjacentLanes(modelType), notes };
@@ -187,7 +189,7 @@ function ropeForType(c: Fields, top: Fields, modelType: string, headDim: number,
   let source = p ? p.path : 'rope_theta';
   const ctx: RopeContext = { c, top, modelType, headDim, headDimField: c.name('head_dim'), base: 10000 };
   const theta = c.number('rope_theta') ?? c.number('rotary_emb_base');
-  ctx.base = theta ?? DEFAULT_THETA[modelType] ?? 10000;
+  ctx.base = theta ?? DEFAULT_THETA.get(modelType) ?? 10000;
   if (theta === undefined && !(p?.has('rope_theta'))) {
     notes.push(`rope_theta is absent: ${ctx.base} (the ${modelType || 'default'} configuration class default)`);
   }

@@ -11,7 +11,7 @@ const WINDOW_ON_EVERY_LAYER = new Set(['mistral', 'mixtral', 'phi3', 'starcoder2
 /** Models whose HF configuration derives layer_types from sliding_window/max_window_layers (Qwen2Config). */
 const QWEN_WINDOW_RULE = new Set(['qwen2', 'qwen2_moe', 'qwen3', 'qwen3_moe', 'qwen2_vl', 'qwen2_vl_text', 'qwen2_5_vl', 'qwen2_5_vl_text']);
 /** Models with a sliding_window_pattern (every pattern-th layer full): default pattern per model. */
-const PATTERN_DEFAULTS: Record<string, number> = { gemma3: 6, gemma3_text: 6, cohere2: 4, gemma4: 6, gemma4_text: 6 };
+const PATTERN_DEFAULTS = new Map(Object.entries({ gemma3: 6, gemma3_text: 6, cohere2: 4, gemma4: 6, gemma4_text: 6 }));
 
 /** Which layers skip RoPE, as a 0/1 list (1 = RoPE), from `no_rope_layers` or `no_rope_layer_interval`. */
 export function ropeLayers(c: Fields, modelType: string, numLayers: number): number[] | undefined {
@@ -52,8 +52,8 @@ export function layerTypes(c: Fields, modelType: string, numLayers: number, rope
     return given;
   }
   const all = (t: string) => Array.from({ length: numLayers }, () => t);
-  if (modelType in PATTERN_DEFAULTS) {
-    const pattern = c.integer('sliding_window_pattern') ?? PATTERN_DEFAULTS[modelType]!;
+  if (PATTERN_DEFAULTS.has(modelType)) {
+    const pattern = c.integer('sliding_window_pattern') ?? PATTERN_DEFAULTS.get(modelType)!;
     const types = Array.from({ length: numLayers }, (_, i) => ((i + 1) % pattern !== 0 ? 'sliding_attention' : 'full_attention'));
     if (modelType.startsWith('gemma4')) types[numLayers - 1] = 'full_attention';
     return types;

@@ -8,10 +8,10 @@ import type { Fields } from './config-fields.js';
 import type { RopeForm } from './plan.js';
 
 /** HF rope types (and the older names configs still carry) -> posenc scaling types. */
-const ROPE_TYPES: Record<string, RopeScaling['type'] | 'proportional'> = {
+const ROPE_TYPES: ReadonlyMap<string, RopeScaling['type'] | 'proportional'> = new Map(Object.entries({
   default: 'default', mrope: 'default', linear: 'linear', dynamic: 'dynamic', yarn: 'yarn', llama3: 'llama3',
   longrope: 'longrope', su: 'longrope', proportional: 'proportional',
-};
+} as const));
 
 /** Keys a RoPE dictionary may hold (HF `RopeParameters` plus the model-specific ones); any other is an error. */
 const PARAMETER_KEYS: Record<string, readonly string[]> = {
@@ -70,9 +70,9 @@ export interface RopeContext {
 export function readRope(ctx: RopeContext, p: Fields | undefined, notes: string[]): { spec: RopeModelSpec; form: RopeForm } {
   const { c, modelType, headDim } = ctx;
   const { type: typeName, field: typeField } = ropeTypeOf(p);
-  const type = ROPE_TYPES[typeName];
+  const type = ROPE_TYPES.get(typeName);
   if (type === undefined) {
-    throw c.invalid(`${typeField} '${typeName}' is not a RoPE type posenc knows (${Object.keys(ROPE_TYPES).join(', ')})`);
+    throw c.invalid(`${typeField} '${typeName}' is not a RoPE type posenc knows (${[...ROPE_TYPES.keys()].join(', ')})`);
   }
   if (p) {
     for (const key of Object.keys(p.obj)) {

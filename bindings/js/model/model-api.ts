@@ -98,7 +98,7 @@ function layerOf(fn: string, plan: unknown, layer: unknown): { plan: ModelPlan; 
   }
   let at = 'plan.layers';
   let layers: unknown;
-  const fields: Record<string, unknown> = {};
+  const fields: Record<string, unknown> = Object.create(null) as Record<string, unknown>; // a caller's '__proto__' key stays a key
   try {
     layers = (plan as ModelPlan).layers;
     at = 'plan';

@@ -46,12 +46,12 @@ const KNOWN = new Set([...READ, ...UNRELATED]);
  * agrees with what transformers does (any other value means the checkpoint expects something the
  * HF model would not do, so the plan would be wrong either way).
  */
-const IGNORED_WHEN: Record<string, { value: unknown; why: string; applies: (modelType: string, interleaved: boolean) => boolean }> = {
+const IGNORED_WHEN = new Map<string, { value: unknown; why: string; applies: (modelType: string, interleaved: boolean) => boolean }>(Object.entries({
   // SmolLM2 (nanotron export): LlamaConfig/LlamaRotaryEmbedding never read it; HF pairs lanes i and i + d/2.
-  rope_interleaved: { value: false, why: 'transformers never reads it and pairs lanes i and i + rotary_dim/2', applies: (_m, interleaved) => !interleaved },
+  rope_interleaved: { value: false, why: 'transformers never reads it and pairs lanes i and i + rotary_dim/2', applies: (_m: string, interleaved: boolean) => !interleaved },
   // Qwen2 / Qwen2.5 text checkpoints: Qwen2Config has no M-RoPE; only qwen2_vl* models read mrope_section.
-  use_mrope: { value: false, why: 'Qwen2Config never reads it and the text model has no M-RoPE', applies: (m) => m.startsWith('qwen2') && !m.includes('vl') },
-};
+  use_mrope: { value: false, why: 'Qwen2Config never reads it and the text model has no M-RoPE', applies: (m: string) => m.startsWith('qwen2') && !m.includes('vl') },
+}));
 
 /** Whether a key name looks like it could affect positions. */
 export function isPositionKey(key: string): boolean {
@@ -70,7 +70,7 @@ export interface PositionKeyContext {
 export function refuseUnknownPositionKeys(f: Fields, ctx: PositionKeyContext, alsoKnown: readonly string[] = []): void {
   for (const key of Object.keys(f.obj)) {
     if (KNOWN.has(key) || alsoKnown.includes(key) || !isPositionKey(key)) continue;
-    const ignored = IGNORED_WHEN[key];
+    const ignored = IGNORED_WHEN.get(key);
     if (ignored && ignored.applies(ctx.modelType, ctx.interleaved)) {
       if (f.obj[key] === ignored.value) {
         ctx.notes.push(`${f.name(key)} ${JSON.stringify(ignored.value)} is not read: ${ignored.why}`);

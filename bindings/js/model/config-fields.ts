@@ -1,6 +1,8 @@
 // Typed reads of config.json fields that name the field (with its path) in every error.
 import * as args from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
+import { aliasesOf, storedName } from './family-table.js';
+import type { FamilyFacts } from './family-table.js';
 
 export type Obj = Record<string, unknown>;
 
@@ -18,15 +20,40 @@ export function invalidConfig(fn: string, message: string): PosEncError {
 
 /** Reads the fields of one config object (`path` is its place in the file, '' for the top). */
 export class Fields {
-  constructor(readonly obj: Obj, readonly path: string, readonly fn: string) {}
+  /**
+   * `family`: the config class the object is read as, whose `attribute_map` aliases are resolved
+   * (reading `num_attention_heads` of a GPT-J config reads its `n_head`) and whose default-instance
+   * values {@link from} falls back to.
+   */
+  constructor(readonly obj: Obj, readonly path: string, readonly fn: string, readonly family?: FamilyFacts) {}
 
-  /** The value of own key `key` (undefined when absent: inherited properties are never read). */
+  /** The key under which `key` is given: itself, or an attribute_map alias of the same field. */
+  keyOf(key: string): string {
+    if (Object.hasOwn(this.obj, key) || !this.family) return key;
+    for (const name of [storedName(this.family, key), ...aliasesOf(this.family, key)]) if (Object.hasOwn(this.obj, name)) return name;
+    return key;
+  }
+
+  /** The value of own key `key` or its alias (undefined when absent: inherited properties are never read). */
   get(key: string): unknown {
-    return Object.hasOwn(this.obj, key) ? this.obj[key] : undefined;
+    const k = this.keyOf(key);
+    return Object.hasOwn(this.obj, k) ? this.obj[k] : undefined;
+  }
+
+  /**
+   * Where `key` is read: here when given, else the class's default instance (a Fields over its
+   * values, named `(ClassName default)`), else here (absent).
+   */
+  from(key: string): Fields {
+    if (this.has(key) || !this.family) return this;
+    const d = this.family.defaults;
+    if (Object.hasOwn(d, key) && d[key] !== null && d[key] !== undefined) return new Fields(d as Obj, `(${this.family.configClass} default)`, this.fn);
+    return this;
   }
 
   name(key: string): string {
-    return this.path ? `${this.path}.${key}` : key;
+    const k = this.keyOf(key);
+    return this.path ? `${this.path}.${k}` : k;
   }
 
   invalid(message: string): PosEncError {
@@ -44,6 +71,11 @@ export class Fields {
     if (v === undefined || v === null) return undefined;
     if (!isObject(v)) throw this.invalid(`${this.name(key)} must be an object, got ${args.describe(v)}`);
     return new Fields(v, this.name(key), this.fn);
+  }
+
+  /** This object read as the config class `family`. */
+  as(family: FamilyFacts | undefined): Fields {
+    return new Fields(this.obj, this.path, this.fn, family);
   }
 
   /** A number field (absent or null: undefined), finite and, by default, > 0. */

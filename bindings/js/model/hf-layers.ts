@@ -15,12 +15,7 @@ const PATTERN_DEFAULTS = new Map(Object.entries({ gemma3: 6, gemma3_text: 6, coh
 
 /** Which layers skip RoPE, as a 0/1 list (1 = RoPE), from `no_rope_layers` or `no_rope_layer_interval`. */
 export function ropeLayers(c: Fields, modelType: string, numLayers: number): number[] | undefined {
-  if (!['llama4', 'llama4_text', 'smollm3'].includes(modelType)) {
-    for (const key of ['no_rope_layers', 'no_rope_layer_interval']) {
-      if (c.has(key)) throw c.invalid(`${c.name(key)} is not read by model_type '${modelType}' in transformers; posenc will not guess what it means here`);
-    }
-    return undefined;
-  }
+  if (!['llama4', 'llama4_text', 'smollm3'].includes(modelType)) return undefined;
   let list = c.integers('no_rope_layers', 0);
   // Llama4TextConfig: an empty list (Llama 4 Scout) means "not given" (its backwards-compatibility branch).
   if (list !== undefined && list.length === 0 && modelType !== 'smollm3') list = undefined;
@@ -58,7 +53,6 @@ export function layerTypes(c: Fields, modelType: string, numLayers: number, rope
     if (modelType.startsWith('gemma4')) types[numLayers - 1] = 'full_attention';
     return types;
   }
-  if (c.has('sliding_window_pattern')) throw c.invalid(`${c.name('sliding_window_pattern')} is not read by model_type '${modelType}' in transformers`);
   if (modelType === 'gemma2') return Array.from({ length: numLayers }, (_, i) => (i % 2 === 0 ? 'sliding_attention' : 'full_attention'));
   if (modelType === 'modernbert') {
     const every = c.integer('global_attn_every_n_layers') ?? 3;
@@ -97,7 +91,7 @@ export function windowOf(c: Fields, modelType: string, type: string): AttentionW
       // ModernBERT: local_attention (default 128) keys in total, |i - j| <= local_attention // 2.
       return { kind: 'sliding', size: c.integer('local_attention') ?? 128, bidirectional: true };
     }
-    const size = c.integer('sliding_window');
+    const size = c.from('sliding_window').integer('sliding_window');
     if (size === undefined) throw c.invalid(`${c.name('sliding_window')} is required: some layers are sliding_attention`);
     return { kind: 'sliding', size, bidirectional: false };
   }

@@ -6,6 +6,7 @@ import type { RopeModelSpec } from '../families/rope/spec.js';
 import type { LongRopeScaling, RopeScaling, YarnRopeScaling } from '../families/rope/spec.js';
 import type { Fields } from './config-fields.js';
 import type { RopeForm } from './plan.js';
+import { INTERLEAVED_PAIRING } from './rope-pairing.js';
 
 /** HF rope types (and the older names configs still carry) -> posenc scaling types. */
 const ROPE_TYPES: ReadonlyMap<string, RopeScaling['type'] | 'proportional'> = new Map(Object.entries({
@@ -39,7 +40,12 @@ const INTERLEAVED_MROPE_MODELS = new Set(['qwen3_vl', 'qwen3_vl_text', 'qwen3_vl
 
 /** Whether transformers pairs adjacent lanes for `modelType` (before DeepSeek's `rope_interleave`). */
 export function pairsAdjacentLanes(modelType: string): boolean {
-  return INTERLEAVED_MODELS.has(modelType);
+  return INTERLEAVED_MODELS.has(modelType) || INTERLEAVED_PAIRING.has(modelType);
+}
+
+/** Whether `modelType` has M-RoPE (its rope parameters may carry mrope_section). */
+export function usesMrope(modelType: string): boolean {
+  return INTERLEAVED_MROPE_MODELS.has(modelType) || modelType.startsWith('qwen2_vl') || modelType.startsWith('qwen2_5_vl');
 }
 
 /** The RoPE type named in a parameter dictionary (`rope_type`, or the older `type`), and the field that named it. */
@@ -81,7 +87,7 @@ export function readRope(ctx: RopeContext, p: Fields | undefined, notes: string[
     if (p.obj.type !== undefined && p.obj.rope_type === undefined) notes.push(`${p.name('type')} is the older spelling of rope_type`);
   }
   const base = p?.number('rope_theta') ?? ctx.base;
-  const interleaved = INTERLEAVED_MODELS.has(modelType) && !(modelType.startsWith('deepseek') && c.boolean('rope_interleave') === false);
+  const interleaved = pairsAdjacentLanes(modelType) && !(modelType.startsWith('deepseek') && c.boolean('rope_interleave') === false);
   const pairing = interleaved ? 'interleaved' : 'half';
 
   // Partial rotary: v5 keeps partial_rotary_factor in the dictionary, v4 at the top (GPT-NeoX: rotary_pct).
@@ -102,9 +108,11 @@ export function readRope(ctx: RopeContext, p: Fields | undefined, notes: string[
 
   let rotaryDim: number;
   let rotaryField: string;
-  if ((modelType === 'gptj' || modelType === 'codegen') && c.has('rotary_dim')) {
-    rotaryDim = c.integer('rotary_dim')!;
-    rotaryField = c.name('rotary_dim');
+  const rd = c.from('rotary_dim');
+  if ((modelType === 'gptj' || modelType === 'codegen') && rd.has('rotary_dim')) {
+    rotaryDim = rd.integer('rotary_dim')!;
+    rotaryField = rd.name('rotary_dim');
+    if (rd !== c) notes.push(`${c.name('rotary_dim')} is absent: ${rotaryDim} (the ${c.family!.configClass} default)`);
   } else {
     rotaryDim = Math.trunc(headDim * partial); // Python int(): truncation, as HF does
     rotaryField = partialField ?? ctx.headDimField;

@@ -129,6 +129,7 @@ export function decideKeys(f: Fields, ctx: KeyContext, alsoRead: readonly string
         'and the layers it changes could rotate differently');
     }
     if (BASE_KWARGS.has(key)) continue;
+    if (key === 'is_heterogeneous' && (value === false || value === null)) continue; // what a default instance says: no per-layer overrides
     if (family && family.ropeReads.includes(key)) {
       throw f.invalid(`${f.name(key)} is read by transformers' ${family.rotaryClasses.join('/') || family.configClass} for positions, ` +
         'and posenc does not read it: no plan would be right without it');

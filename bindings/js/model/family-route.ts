@@ -7,7 +7,8 @@ import { readsKey } from './config-keys.js';
 import type { FamilyFacts } from './family-table.js';
 import { HALF_PAIRING, INTERLEAVED_PAIRING } from './rope-pairing.js';
 
-export type Route = 'rope' | 'alibi' | 'learned' | 'falcon' | 'mpt';
+/** `'none'`: a model whose layers give text tokens no positions (NoPE attention beside recurrent layers). */
+export type Route = 'rope' | 'alibi' | 'learned' | 'falcon' | 'mpt' | 'none';
 
 /** Families whose positions posenc reads by hand (hf-config.ts, hf-layers.ts, hf-rope.ts cite the code each follows). */
 const BY_HAND: ReadonlyMap<string, Route> = new Map<string, Route>([
@@ -16,6 +17,8 @@ const BY_HAND: ReadonlyMap<string, Route> = new Map<string, Route>([
     'qwen3_5_text', 'gemma', 'gemma2', 'gemma3', 'gemma3_text', 'gemma4', 'gemma4_text', 'phi', 'phi3', 'stablelm', 'gpt_neox', 'gptj',
     'codegen', 'cohere', 'cohere2', 'glm', 'glm4', 'deepseek_v2', 'deepseek_v3', 'gpt_oss', 'llama4', 'llama4_text', 'smollm3',
     'modernbert', 'starcoder2', 'olmo2', 'pixtral', 'hunyuan_v1_dense', 'hunyuan_v1_moe'].map((t) => [t, 'rope'] as const),
+  // modeling_jamba.py and modeling_nemotron_h.py define apply_rotary_pos_emb and never call it: NoPE attention.
+  ['jamba', 'none'], ['nemotron_h', 'none'],
   ['falcon', 'falcon'], ['RefinedWeb', 'falcon'], ['RefinedWebModel', 'falcon'], ['bloom', 'alibi'], ['mpt', 'mpt'],
   ['gpt2', 'learned'], ['opt', 'learned'], ['bert', 'learned'], ['roberta', 'learned'], ['xlm-roberta', 'learned'],
 ]);
@@ -24,7 +27,12 @@ const BY_HAND: ReadonlyMap<string, Route> = new Map<string, Route>([
 const HETEROGENEOUS: ReadonlySet<string> = new Set(['per_layer_config', 'is_heterogeneous']);
 
 /** Layer kinds whose layers give text tokens no positions (recurrent, convolution, MLP-only). */
-export const NO_POSITION_LAYERS: ReadonlySet<string> = new Set(['linear_attention', 'conv', 'mamba', 'moe', 'mlp']);
+export const NO_POSITION_LAYERS: ReadonlySet<string> = new Set(['linear_attention', 'conv', 'moe', 'mlp']);
+
+/** Whether posenc reads `modelType` by hand (its rules cited in hf-config.ts). */
+export function readByHand(modelType: string): boolean {
+  return BY_HAND.has(modelType);
+}
 
 /** Whether the family is read by the data-driven RoPE path (its pairing known, nothing else special). */
 export function isGenericRope(modelType: string): boolean {

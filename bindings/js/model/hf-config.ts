@@ -7,11 +7,11 @@ import { Fields, isObject } from './config-fields.js';
 import type { Obj } from './config-fields.js';
 import { pairsAdjacentLanes, readRope, ropeTypeOf, usesMrope } from './hf-rope.js';
 import type { RopeContext } from './hf-rope.js';
-import { LAYER_TYPES, layerTypes, ropeLayers, windowOf } from './hf-layers.js';
+import { LAYER_TYPES, hybridSchedule, layerTypes, ropeLayers, windowOf } from './hf-layers.js';
 import { decideKeys } from './config-keys.js';
 import { classDefault, classDefines, familyFacts, subConfigType } from './family-table.js';
 import type { FamilyFacts } from './family-table.js';
-import { routeOf } from './family-route.js';
+import { NO_POSITION_LAYERS, readByHand, routeOf } from './family-route.js';
 import type { AbsolutePositions, LayerAlibi, LayerPlan, LayerRope, LongRopeSwitch, ModelPlan, QueryScaling } from './plan.js';
 import { MAX_HEAD_DIM, MAX_LAYERS } from './plan.js';
 
@@ -95,9 +95,9 @@ export function planFromConfig(fn: string, config: unknown, options: PlanReadOpt
   const top = raw.as(topFamily);
   const lm = languageModel(top, topFamily);
   const notes: string[] = [];
-  const modelType = lm.string('model_type') ?? topType;
   // The class the language model is read as: its own model_type's, else the wrapper's text sub-config's.
   const subType = lm !== top && topFamily ? subConfigType(topFamily, 'text_config') : undefined;
+  const modelType = lm.string('model_type') ?? (subType !== undefined && !readByHand(topType) ? subType : topType);
   const family = lm === top ? topFamily : familyFacts(lm.string('model_type') ?? subType ?? '') ?? topFamily;
   const c = lm === top ? top : lm.as(family);
   const route = routeOf(c, modelType, family, topFamily);
@@ -108,13 +108,23 @@ export function planFromConfig(fn: string, config: unknown, options: PlanReadOpt
 
   const layersKey = countOf(c, ['num_hidden_layers', 'n_layer', 'n_layers', 'num_layers'], notes);
   if (!layersKey && !options.layersOptional) throw c.invalid(`${c.name('num_hidden_layers')} is required to plan every layer`);
-  const numLayers = layersKey?.value ?? 1;
+  let numLayers = layersKey?.value ?? 1;
+  if (modelType === 'nemotron_h') {
+    // NemotronHConfig: the layer list decides the count (num_hidden_layers is kept only for old configs).
+    const list = c.strings('layer_types') ?? hybridSchedule(c, modelType, numLayers)!;
+    if (list.length !== numLayers && layersKey?.from === c) notes.push(`${c.name('num_hidden_layers')} ${numLayers} differs from the ${list.length} layers of its layer list: NemotronHConfig uses the list`);
+    numLayers = list.length;
+  }
   if (numLayers > MAX_LAYERS) throw c.invalid(`${c.name(layersKey!.key)} is ${numLayers}; a plan holds at most ${MAX_LAYERS} layers`);
   const heads = countOf(c, ['num_attention_heads', 'n_head', 'n_heads'], notes);
   if (!heads) throw c.invalid(`${c.name('num_attention_heads')} is required`);
   const numHeads = heads.value;
   const hidden = firstInteger(c, ['hidden_size', 'n_embd', 'd_model']) ?? countOf(c, ['hidden_size'], []);
   let headDim = c.integer('head_dim');
+  if (headDim === undefined && modelType === 'zamba2' && hidden) {
+    headDim = Math.floor((2 * hidden.value) / numHeads); // Zamba2Config: attention_head_dim = 2 * hidden_size // num_attention_heads
+    notes.push(`${c.name('attention_head_dim')} is absent: 2 * hidden_size / num_attention_heads = ${headDim} (Zamba2Config)`);
+  }
   if (headDim === undefined) {
     headDim = ownDefault(family, 'head_dim', (d) => (typeof d.hidden_size === 'number' && typeof d.num_attention_heads === 'number' ? Math.floor(d.hidden_size / d.num_attention_heads) : undefined));
     if (headDim !== undefined) notes.push(`${c.name('head_dim')} is absent: ${headDim} (the ${family!.configClass} default, not hidden_size / num_attention_heads)`);
@@ -141,7 +151,7 @@ export function planFromConfig(fn: string, config: unknown, options: PlanReadOpt
   if (maxPositionEmbeddings !== undefined) plan.maxPositionEmbeddings = maxPositionEmbeddings;
 
   const kind = route;
-  if (kind !== 'rope' && kind !== 'falcon') {
+  if (kind !== 'rope' && kind !== 'falcon' && kind !== 'none') {
     plan.absolute = absoluteOf(c, modelType);
     const alibi = alibiOf(c, modelType, numHeads);
     plan.layers = Array.from({ length: numLayers }, (_, index) => ({ index, attention: 'full_attention', rope: null, alibi, window: null, queryScaling: null }));
@@ -160,10 +170,14 @@ export function planFromConfig(fn: string, config: unknown, options: PlanReadOpt
   // dialect's spelling, such as TensorRT-LLM's 'rope_gptj', is decided in config-keys.ts).
   const pet = family && classDefines(family, 'position_embedding_type') ? c.from('position_embedding_type').string('position_embedding_type') : undefined;
   if (pet !== undefined && pet !== 'rope' && pet !== 'rotary') {
-    throw c.invalid(`${c.name('position_embedding_type')} '${pet}' is not RoPE, which model_type '${modelType || '(none)'}' uses`);
+    throw c.invalid(`${c.name('position_embedding_type')} is '${pet}': posenc plans model_type '${modelType}' only with RoPE ('rotary')`);
   }
 
   const ropeFlags = ropeLayers(c, modelType, numLayers);
+  // Jamba and Nemotron-H attention layers apply no RoPE (their modeling files define apply_rotary_pos_emb
+  // and never call it); Zamba2's shared attention rotates only with use_mem_rope (Zamba2Attention.forward).
+  const noPositions = route === 'none' || (modelType === 'zamba2' && c.from('use_mem_rope').boolean('use_mem_rope') !== true);
+  if (noPositions) notes.push(modelType === 'zamba2' ? `${c.name('use_mem_rope')} is not true: Zamba2's attention uses no RoPE` : `model_type '${modelType}': its attention layers use no positions (NoPE)`);
   const types = layerTypes(c, modelType, numLayers, ropeFlags, notes);
   const ropeByType = new Map<string, { rope: LayerRope; query: QueryScaling | null }>();
   const ropeOf = (type: string) => {
@@ -173,7 +187,7 @@ export function planFromConfig(fn: string, config: unknown, options: PlanReadOpt
   const temperature = temperatureTuning(c, modelType);
   for (let index = 0; index < numLayers; index++) {
     const type = types[index]!;
-    const read = type === 'linear_attention' ? null : ropeOf(type);
+    const read = NO_POSITION_LAYERS.has(type) || noPositions ? null : ropeOf(type);
     let rope: LayerRope | null = read ? read.rope : null;
     if (ropeFlags && ropeFlags[index] === 0) rope = null;
     if (modelType === 'cohere2' && type === 'full_attention') rope = null; // Cohere2Attention: RoPE only with a sliding window

@@ -26,7 +26,9 @@ const PARAMETER_KEYS: Record<string, readonly string[]> = {
 };
 /** Keys of every type: the type, base, partial rotary, M-RoPE sections, Ministral 3 query scaling. */
 const COMMON_KEYS = ['rope_type', 'type', 'rope_theta', 'partial_rotary_factor', 'mrope_section', 'mrope_interleaved',
-  'llama_4_scaling_beta', 'original_max_position_embeddings'];
+  'llama_4_scaling_beta', 'original_max_position_embeddings',
+  // Mistral 3's standardised dictionary repeats the model's max_position_embeddings; the RoPE functions read the config's.
+  'max_position_embeddings'];
 const ALL_KEYS = new Set([...COMMON_KEYS, ...Object.values(PARAMETER_KEYS).flat()]);
 
 /** Models that pair adjacent lanes (HF rotates `x[..., ::2]` with `x[..., 1::2]`, or multiplies complex pairs). */

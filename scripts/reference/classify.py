@@ -1,8 +1,8 @@
 """How a family gives text tokens positions, from a scan of its modeling code (rules in README.md)."""
 
+import ast
 import re
 
-ROPE = re.compile(r"RotaryEmbedding|apply_rotary_pos_emb|rotate_half|rotary_emb")
 ALIBI = re.compile(r"alibi", re.I)
 RELATIVE = re.compile(r"relative_attention_bias|relative_position|rel_pos|position_bias|RelPositional|rel_attn|pos_bias")
 ABSOLUTE = re.compile(r"position_embeddings\s*=\s*nn\.Embedding|embed_positions|wpe\s*=|PositionalEmbedding|SinusoidalPosition|position_embedding\s*=\s*nn\.Embedding")
@@ -10,10 +10,42 @@ VISION = re.compile(r"Vision|Image|Video|Visual|ViT|Vit[A-Z]|Pixel|Patch|Detr|De
 AUDIO = re.compile(r"Audio|Speech|Wav|Whisper|Encodec|Mel|Hubert|Sound|Music|Mimi|Dac|Codec|Acoustic|Semantic|Clap|Tts|TTS|Voice|Asr|Parakeet|Seamless|Conformer", re.S)
 
 
+ROPE_CALL = re.compile(r"RotaryEmbedding$|^apply_rotary|^rotate_half$|rotary_emb$|^apply_rope|^rope$")
+
+
+def applies_rope(source):
+    """True when a function other than the RoPE helpers themselves calls a RoPE helper or rotary module.
+
+    Defining `apply_rotary_pos_emb` (or handing it to a kernel decorator) is not applying it: Jamba and
+    Nemotron-H carry the helper but their attention never calls it.
+    """
+    tree = ast.parse(source)
+
+    def visit(node, inside_helper):
+        for child in ast.iter_child_nodes(node):
+            helper = inside_helper
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                helper = inside_helper or bool(re.search(r"rotary|rotate|rope", child.name, re.I))
+            if isinstance(child, ast.ClassDef):
+                helper = inside_helper or child.name.endswith("RotaryEmbedding")
+            if isinstance(child, ast.Call) and not inside_helper:
+                func = child.func
+                name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+                if ROPE_CALL.search(name):
+                    return True
+            if visit(child, helper):
+                return True
+        return False
+
+    return visit(tree, False)
+
+
 def scan(sources):
     text = "\n".join(sources)
     found = []
-    for name, rx in (("rope", ROPE), ("alibi", ALIBI), ("relative", RELATIVE), ("absolute", ABSOLUTE)):
+    if any(applies_rope(s) for s in sources):
+        found.append("rope")
+    for name, rx in (("alibi", ALIBI), ("relative", RELATIVE), ("absolute", ABSOLUTE)):
         if rx.search(text):
             found.append(name)
     return found

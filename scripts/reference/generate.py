@@ -33,6 +33,10 @@ def _error(err):
     return re.sub(r"\s+", " ", text).strip()[:600]
 
 
+# A rotary failure on these config paths refuses the config; one on a vision/audio sub-config is only recorded.
+TEXT_PATHS = ("", "text_config", "decoder", "decoder_config", "language_config", "llm_config", "text_encoder")
+
+
 def _error_text(text):
     return re.sub(r"\s+", " ", text).strip()[:600]
 
@@ -247,7 +251,7 @@ class Generator:
             is_text = config is not None and ("vocab_size" in fields or hasattr(config, "vocab_size"))
             subs = facts.sub_configs(cls, config)
             sub_text = None
-            for key in ("text_config", "decoder", "decoder_config", "language_config", "llm_config", "text_encoder"):
+            for key in TEXT_PATHS[1:]:
                 if key in subs:
                     sub_type = subs[key]
                     sub_text = (positions_cache.get(sub_type) or self._positions_of(sub_type, positions_cache), f"{key} ({sub_type})")
@@ -297,13 +301,15 @@ class Generator:
         fx = {"name": name, "source": source, "transformers": self.stamp(), "modelType": model_type,
               "config": config_dict}
         if rec is None or rec.get("cls") is None:
-            fx.update({"accepted": False, "exception": f"model_type {model_type!r} has no config class in this snapshot"})
+            fx.update({"accepted": False, "rejectedBy": "config",
+                       "exception": f"model_type {model_type!r} has no config class in this snapshot"})
             return fx
         self.rt.warnings.take()
         try:
             config = rec["cls"].from_dict(copy.deepcopy(config_dict))
         except Exception as err:
-            fx.update({"accepted": False, "exception": _error(err), "warnings": self.rt.warnings.take()})
+            fx.update({"accepted": False, "rejectedBy": "config", "exception": f"{rec['cls'].__name__}: {_error(err)}",
+                       "warnings": self.rt.warnings.take()})
             return fx
         fx["configClass"] = rec["cls"].__name__
         fx["warnings"] = self.rt.warnings.take()
@@ -323,7 +329,7 @@ class Generator:
                      "layerTypes": facts.to_json(getattr(cfg, "layer_types", None)),
                      "embeddings": []}
             for run in self.run_rotary(cfg, r["rotary"], want_tables=True):
-                if "error" in run:
+                if "error" in run and path in TEXT_PATHS:
                     accepted = False
                 bucket = self.extra_reads.setdefault(getattr(cfg, "model_type", ""), [])
                 bucket.extend(k for k in run.get("reads", []) if k not in bucket)
@@ -331,7 +337,9 @@ class Generator:
             fx["rotary"].append(entry)
         fx["accepted"] = accepted
         if not accepted:
-            fx["exception"] = "; ".join(e["error"] for t in fx["rotary"] for e in t["embeddings"] if "error" in e)
+            failed = [e for t in fx["rotary"] if t["configPath"] in TEXT_PATHS for e in t["embeddings"] if "error" in e]
+            fx["rejectedBy"] = f"rotary-{failed[0].get('stage', 'init')}"
+            fx["exception"] = "; ".join(f"{e['class']} ({e.get('stage', 'init')}): {e['error']}" for e in failed)
         top = fx["rotary"][0] if fx["rotary"] else None
         fx["ropeParameters"] = top["ropeParameters"] if top else facts.to_json(getattr(config, "rope_parameters", None))
         fx["layerTypes"] = top["layerTypes"] if top else facts.to_json(getattr(config, "layer_types", None))
@@ -346,11 +354,23 @@ class Generator:
             with open(path, encoding="utf-8") as handle:
                 data = json.load(handle)
             out.append((os.path.basename(path)[:-5], f"tests/fixtures/models/{os.path.basename(path)} (see SOURCES.md there)", data))
-        extra = os.path.join(HERE, "published")
-        for path in sorted(glob.glob(os.path.join(extra, "*.json"))):
+        for path in sorted(glob.glob(os.path.join(self.repo, "tests/fixtures/reference-configs/*.json"))):
             with open(path, encoding="utf-8") as handle:
                 data = json.load(handle)
-            out.append((os.path.basename(path)[:-5], f"scripts/reference/published/{os.path.basename(path)} (see SOURCES.md there)", data))
+            out.append((os.path.basename(path)[:-5], f"tests/fixtures/reference-configs/{os.path.basename(path)} (see SOURCES.md there)", data))
+        variants = os.path.join(self.repo, "tests/fixtures/reference-configs/variants")
+        for path in sorted(glob.glob(os.path.join(variants, "*.json"))):
+            with open(path, encoding="utf-8") as handle:
+                spec = json.load(handle)
+            if "config" in spec:
+                data, how = spec["config"], "written for the test"
+            else:
+                with open(os.path.normpath(os.path.join(variants, spec["base"])), encoding="utf-8") as handle:
+                    data = json.load(handle)
+                data.update(spec["set"])
+                how = f"{os.path.normpath(os.path.join('tests/fixtures/reference-configs/variants', spec['base']))} with {json.dumps(spec['set'])}"
+            rel = f"tests/fixtures/reference-configs/variants/{os.path.basename(path)}"
+            out.append(("variant:" + os.path.basename(path)[:-5], f"variant (not a published config): {how}; {rel}: {spec['why']}", data))
         return out
 
     def main(self):
@@ -368,7 +388,8 @@ class Generator:
             fixtures.append(self.default_fixture(model_type, rec))
         for name, source, data in self.published_configs():
             model_type = data.get("model_type")
-            fixtures.append(self.fixture(f"published-{name}", source, data, model_type))
+            label = f"variant-{name[len('variant:'):]}" if name.startswith("variant:") else f"published-{name}"
+            fixtures.append(self.fixture(label, source, data, model_type))
         fam = self.family_facts()
         emit.families_ts(self, fam, os.path.join(self.repo, "bindings/js/model/transformers/families.ts"))
         emit.fixtures(self, fixtures, os.path.join(self.repo, "tests/fixtures/reference"))
@@ -385,9 +406,11 @@ class Generator:
         fx["layerTypes"] = facts.to_json(getattr(config, "layer_types", None))
         fx["rotary"] = [{"configPath": "", "configClass": rec["cls"].__name__, "ropeParameters": fx["ropeParameters"],
                          "layerTypes": fx["layerTypes"], "embeddings": runs}]
-        if any("error" in r for r in runs):
+        failed = [r for r in runs if "error" in r]
+        if failed:
             fx["accepted"] = False
-            fx["exception"] = "; ".join(r["error"] for r in runs if "error" in r)
+            fx["rejectedBy"] = f"rotary-{failed[0].get('stage', 'init')}"
+            fx["exception"] = "; ".join(f"{r['class']} ({r.get('stage', 'init')}): {r['error']}" for r in failed)
         fx["warnings"] = rec.get("warnings", [])
         return fx
 

@@ -9,6 +9,8 @@ import torch
 from float64 import float64
 
 BIG_POSITION = 100_000
+# A table larger than this (Pixtral's 2-D patch table) keeps only its shape; no text rotary comes near it.
+MAX_INV_FREQ = 4096
 
 
 class Trace:
@@ -187,7 +189,8 @@ def _run(cls, config, positions, want_tables, result, at):
                 "label": label,
                 "ropeType": rope_type,
                 "seqLen": seq_len,
-                "invFreq": [float(v) for v in inv_now.reshape(-1)],
+                "invFreq": [float(v) for v in inv_now.reshape(-1)] if inv_now.numel() <= MAX_INV_FREQ else None,
+                "invFreqShape": list(inv_now.shape),
                 "invFreqDtype": str(inv_now.dtype).replace("torch.", ""),
                 "attentionScaling": _scaling(module, label),
                 "positionIds": layout,

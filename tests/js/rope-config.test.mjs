@@ -174,7 +174,7 @@ test('inconsistent configs: INVALID_CONFIG naming the field', () => {
   bad({ rope_scaling: { type: 'mrope', mrope_section: [16, 24, 23] } }, /rope_scaling\.mrope_section sums to 63, but rotary_dim\/2 is 64/);
   bad({ rope_scaling: { type: 'mrope', mrope_section: [24, 20, 20], mrope_interleaved: true } }, /mrope_interleaved/);
   bad({ model_type: 'gptj', rotary_dim: 512 }, /rotary_dim gives rotary_dim 512/);
-  bad({ model_type: 'deepseek_v3', qk_rope_head_dim: undefined }, /qk_rope_head_dim is required for model_type 'deepseek_v3'/);
+  bad({ model_type: 'deepseek_v3', qk_rope_head_dim: -1 }, /qk_rope_head_dim must be > 0/);
   bad({ model_type: 'bert', position_embedding_type: 'absolute' }, /model_type 'bert' does not use RoPE/);
   bad({ model_type: 'falcon', alibi: true }, /model_type 'falcon' does not use RoPE \(it uses ALiBi\)/);
   bad({ model_type: 'llama', alibi: true }, /alibi is true, but model_type 'llama' uses RoPE/);

@@ -34,7 +34,7 @@ const FAMILY_KEYS: ReadonlyMap<string, ReadonlySet<string>> = new Map(([
   ['attn_temperature_tuning', ['llama4', 'llama4_text']], ['floor_scale', ['llama4', 'llama4_text']], ['attn_scale', ['llama4', 'llama4_text']],
   ['attention_chunk_size', ['llama4', 'llama4_text']],
   ['sliding_window_pattern', GEMMA], ['use_sliding_window', QWEN_WINDOW], ['max_window_layers', QWEN_WINDOW],
-  ['full_attention_interval', ['qwen3_next']],
+  ['full_attention_interval', ['qwen3_next', 'qwen3_5', 'qwen3_5_text', 'qwen3_5_moe', 'qwen3_5_moe_text']],
   ['rope_interleave', ['deepseek_v2', 'deepseek_v3']], ['qk_rope_head_dim', ['deepseek_v2', 'deepseek_v3']],
   ['qk_nope_head_dim', ['deepseek_v2', 'deepseek_v3']],
   ['global_head_dim', ['gemma4', 'gemma4_text']], ['image_size', ['pixtral']], ['patch_size', ['pixtral']],

@@ -14,7 +14,7 @@ export type Route = 'rope' | 'alibi' | 'learned' | 'falcon' | 'mpt' | 'none';
 const BY_HAND: ReadonlyMap<string, Route> = new Map<string, Route>([
   ...['llama', 'mistral', 'mixtral', 'ministral', 'ministral3', 'qwen2', 'qwen2_moe', 'qwen3', 'qwen3_moe', 'qwen3_next', 'qwen2_vl',
     'qwen2_vl_text', 'qwen2_5_vl', 'qwen2_5_vl_text', 'qwen3_vl', 'qwen3_vl_text', 'qwen3_vl_moe', 'qwen3_vl_moe_text', 'qwen3_5',
-    'qwen3_5_text', 'gemma', 'gemma2', 'gemma3', 'gemma3_text', 'gemma4', 'gemma4_text', 'phi', 'phi3', 'stablelm', 'gpt_neox', 'gptj',
+    'qwen3_5_text', 'qwen3_5_moe', 'qwen3_5_moe_text', 'gemma', 'gemma2', 'gemma3', 'gemma3_text', 'gemma4', 'gemma4_text', 'phi', 'phi3', 'stablelm', 'gpt_neox', 'gptj',
     'codegen', 'cohere', 'cohere2', 'glm', 'glm4', 'deepseek_v2', 'deepseek_v3', 'gpt_oss', 'llama4', 'llama4_text', 'smollm3',
     'modernbert', 'starcoder2', 'olmo2', 'pixtral', 'hunyuan_v1_dense', 'hunyuan_v1_moe'].map((t) => [t, 'rope'] as const),
   // modeling_jamba.py and modeling_nemotron_h.py define apply_rotary_pos_emb and never call it: NoPE attention.
@@ -28,6 +28,14 @@ const HETEROGENEOUS: ReadonlySet<string> = new Set(['per_layer_config', 'is_hete
 
 /** Layer kinds whose layers give text tokens no positions (recurrent, convolution, MLP-only). */
 export const NO_POSITION_LAYERS: ReadonlySet<string> = new Set(['linear_attention', 'conv', 'moe', 'mlp']);
+
+/** Families whose modeling file rotates like the others in rope-pairing.ts but which posenc refuses, and why. */
+const EXCLUDED: ReadonlyMap<string, string> = new Map([
+  ['recurrent_gemma', "its rotary class has its own compute_default_rope_parameters (over the whole head, ignoring partial_rotary_factor) " +
+    "and its recurrent/attention schedule (layers_block_type) is not read by posenc"],
+  ['evolla', "transformers' own EvollaSaProtRotaryEmbedding fails on EvollaConfig (no rope_theta), so there is no reference to match"],
+  ['musicflamingo', "transformers' own MusicFlamingoRotaryEmbedding fails on its default config, so there is no reference to match"],
+]);
 
 /** Whether posenc reads `modelType` by hand (its rules cited in hf-config.ts). */
 export function readByHand(modelType: string): boolean {
@@ -51,7 +59,9 @@ const WHY: Readonly<Record<FamilyFacts['positions'], string>> = {
 };
 
 /** The reader of `modelType`, or an INVALID_CONFIG error that says why there is none. */
-export function routeOf(c: Fields, modelType: string, family: FamilyFacts | undefined, wrapper: FamilyFacts | undefined): Route {
+export function routeOf(c: Fields, modelType: string, family: FamilyFacts | undefined, wrapper: FamilyFacts | undefined, wrapperType = ''): Route {
+  const wrapperExcluded = EXCLUDED.get(wrapperType);
+  if (wrapperExcluded) throw c.invalid(`model_type '${wrapperType}' (${wrapper?.configClass}): ${wrapperExcluded}; posenc does not plan it (docs/models.md lists every family and why)`);
   if (modelType === '') return 'rope';
   const hand = BY_HAND.get(modelType);
   if (hand) return hand;
@@ -59,6 +69,8 @@ export function routeOf(c: Fields, modelType: string, family: FamilyFacts | unde
     throw c.invalid(`model_type '${modelType}' is not a model_type of transformers ${wrapper ? '' : '(at the snapshot posenc was built from) '}` +
       'and posenc does not know how its positions are used; a plan from a guess could be wrong');
   }
+  const excluded = EXCLUDED.get(modelType);
+  if (excluded) throw c.invalid(`model_type '${modelType}' (${family.configClass}): ${excluded}; posenc does not plan it (docs/models.md lists every family and why)`);
   if (family.positions === 'rope' && isGenericRope(modelType) && family.rotaryClasses.length > 0) {
     const unread = family.ropeReads.filter((k) => !readsKey(k, modelType) && !HETEROGENEOUS.has(k));
     if (unread.length === 0) return 'rope';

@@ -100,7 +100,7 @@ export function planFromConfig(fn: string, config: unknown, options: PlanReadOpt
   const modelType = lm.string('model_type') ?? (subType !== undefined && !readByHand(topType) ? subType : topType);
   const family = lm === top ? topFamily : familyFacts(lm.string('model_type') ?? subType ?? '') ?? topFamily;
   const c = lm === top ? top : lm.as(family);
-  const route = routeOf(c, modelType, family, topFamily);
+  const route = routeOf(c, modelType, family, topFamily, topType);
   if (modelType === '') notes.push('model_type is absent: read as a Llama-style model (RoPE on every layer, half pairing)');
   const keyContext = { modelType, family, interleaved: pairsAdjacentLanes(modelType), mrope: usesMrope(modelType), notes };
   decideKeys(c, keyContext, modelType === 'mpt' ? ['attn_config'] : []);
@@ -121,6 +121,10 @@ export function planFromConfig(fn: string, config: unknown, options: PlanReadOpt
   const numHeads = heads.value;
   const hidden = firstInteger(c, ['hidden_size', 'n_embd', 'd_model']) ?? countOf(c, ['hidden_size'], []);
   let headDim = c.integer('head_dim');
+  if (headDim === undefined && modelType.startsWith('gemma4')) {
+    headDim = 256; // Gemma4TextConfig head_dim
+    notes.push(`${c.name('head_dim')} is absent: 256 (the Gemma4TextConfig default)`);
+  }
   if (headDim === undefined && modelType === 'zamba2' && hidden) {
     headDim = Math.floor((2 * hidden.value) / numHeads); // Zamba2Config: attention_head_dim = 2 * hidden_size // num_attention_heads
     notes.push(`${c.name('attention_head_dim')} is absent: 2 * hidden_size / num_attention_heads = ${headDim} (Zamba2Config)`);
@@ -211,9 +215,10 @@ function defaultRopeParameters(family: FamilyFacts | undefined, type: string, fn
   const rp = classDefault(family, 'rope_parameters');
   if (!isObject(rp)) return undefined;
   const name = `(${family.configClass} default rope_parameters)`;
-  if (typeof rp.rope_type === 'string' || typeof rp.rope_theta === 'number') return new Fields(rp, name, fn);
   const entry = Object.hasOwn(rp, type) ? rp[type] : undefined;
-  return isObject(entry) ? new Fields(entry, `${name}.${type}`, fn) : undefined;
+  if (isObject(entry)) return new Fields(entry, `${name}.${type}`, fn);
+  if (typeof rp.rope_type === 'string' || typeof rp.rope_theta === 'number') return new Fields(rp, name, fn);
+  return undefined;
 }
 
 /** Whether a default rope_parameters dictionary is the unscaled RoPE (only rope_type 'default', rope_theta, partial_rotary_factor). */
@@ -225,9 +230,11 @@ function plainDefault(d: Fields): boolean {
 function parametersFor(c: Fields, type: string): Fields | undefined {
   const rp = c.child('rope_parameters');
   if (rp) {
-    const perType = Object.keys(rp.obj).filter((k) => (LAYER_TYPES as readonly string[]).includes(k));
+    const perType = Object.keys(rp.obj).filter((k) => (LAYER_TYPES as readonly string[]).includes(k) && isObject(rp.obj[k]));
     if (perType.length === 0) return rp;
     for (const key of Object.keys(rp.obj)) {
+      // standardize_rope_params leaves rope_type 'default' beside per-type entries (LagunaConfig, MellumConfig): the entries are read.
+      if (key === 'rope_type' && rp.obj[key] === 'default') continue;
       if (!perType.includes(key) && rp.obj[key] !== null) throw rp.invalid(`${rp.name(key)} sits beside per-layer-type entries (${perType.join(', ')}); posenc cannot tell which layers it applies to`);
     }
     const entry = rp.child(type);
@@ -262,7 +269,7 @@ function ropeForType(c: Fields, top: Fields, modelType: string, headDim: number,
   }
 
   if (modelType === 'deepseek_v2' || modelType === 'deepseek_v3') {
-    const rope = c.integer('qk_rope_head_dim');
+    const rope = c.from('qk_rope_head_dim').integer('qk_rope_head_dim');
     if (rope === undefined) throw c.invalid(`${c.name('qk_rope_head_dim')} is required for model_type '${modelType}'`);
     ctx.headDim = rope;
     ctx.headDimField = c.name('qk_rope_head_dim');
@@ -292,8 +299,8 @@ function ropeForType(c: Fields, top: Fields, modelType: string, headDim: number,
     return { rope: { spec, source, form: deepseekForm(c, spec, modelType, notes, options.softmaxScale ?? 'hf') }, query };
   }
   if (modelType === 'pixtral') {
-    const image = c.integer('image_size');
-    const patch = c.integer('patch_size');
+    const image = c.from('image_size').integer('image_size');
+    const patch = c.from('patch_size').integer('patch_size');
     if (image === undefined || patch === undefined) throw c.invalid(`${c.name('image_size')} and ${c.name('patch_size')} are required for Pixtral's 2-D RoPE`);
     return { rope: { spec, source, form: { kind: '2d', maxPatchesPerSide: Math.floor(image / patch) } }, query };
   }

@@ -14,7 +14,7 @@ export const LAYER_TYPES = ['full_attention', 'sliding_attention', 'chunked_atte
 const LEGACY_LAYER_TYPES: ReadonlyMap<string, string> = new Map([['mamba', 'linear_attention'], ['attention', 'full_attention']]);
 
 /** Families whose configuration remaps legacy layer names (their __post_init__ calls remap_legacy_layer_types). */
-const REMAPS_LEGACY = new Set(['nemotron_h', 'zamba2']);
+const REMAPS_LEGACY = new Set(['nemotron_h', 'zamba2', 'jamba']);
 
 /** Nemotron-H's hybrid_override_pattern letters (NemotronHConfig._pattern_to_list). */
 const NEMOTRON_PATTERN: ReadonlyMap<string, string> = new Map([['M', 'linear_attention'], ['E', 'moe'], ['*', 'full_attention'], ['-', 'mlp']]);
@@ -55,6 +55,12 @@ export function hybridSchedule(c: Fields, modelType: string, numLayers: number):
     }
     case 'falcon_h1':
       return each(() => 'hybrid');
+    case 'zamba2': {
+      // Zamba2Config's default layers_block_type is one fixed list (of its default 54 layers).
+      const list = c.from('layers_block_type').strings('layers_block_type');
+      if (list !== undefined && list.length !== numLayers) throw c.invalid(`${c.name('layers_block_type')} is absent, and Zamba2Config's default list has ${list.length} layers, not ${numLayers}`);
+      return list;
+    }
     default:
       return undefined;
   }
@@ -114,7 +120,7 @@ export function layerTypes(c: Fields, modelType: string, numLayers: number, rope
     const every = c.integer('global_attn_every_n_layers') ?? 3;
     return Array.from({ length: numLayers }, (_, i) => (i % every === 0 ? 'full_attention' : 'sliding_attention'));
   }
-  if (modelType === 'qwen3_next') {
+  if (modelType === 'qwen3_next' || modelType.startsWith('qwen3_5')) {
     const every = c.integer('full_attention_interval') ?? 4;
     return Array.from({ length: numLayers }, (_, i) => ((i + 1) % every !== 0 ? 'linear_attention' : 'full_attention'));
   }

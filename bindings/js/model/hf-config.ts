@@ -265,7 +265,7 @@ function ropeForType(c: Fields, top: Fields, modelType: string, headDim: number,
     source = p.path;
     notes.push(`rope_parameters is absent: ${cls}'s default for ${type}`);
   } else if (theta === undefined && !(p?.has('rope_theta'))) {
-    notes.push(`rope_theta is absent: ${ctx.base} (the ${cls} configuration class default)`);
+    notes.push(`rope_theta is absent: ${ctx.base} (the ${cls} default)`);
   }
 
   if (modelType === 'deepseek_v2' || modelType === 'deepseek_v3') {

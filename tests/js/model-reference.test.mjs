@@ -68,3 +68,22 @@ test('docs/models.md lists every family of the snapshot, as scripts/reference/su
   assert.equal(committed, supportTable(pe, FAMILIES).trim(), 'run: npm run build && node scripts/reference/support-table.mjs');
   for (const [type] of FAMILIES) assert.ok(committed.includes(`| \`${type}\` |`), type);
 });
+
+test('pe.rope.fromConfig and pe.model.fromConfig agree wherever both answer (every fixture config, every default config)', () => {
+  const configs = [...index.cases.map((c) => configOf(readFixture(c.file))), ...FAMILIES.map(([type]) => ({ model_type: type }))];
+  let both = 0;
+  for (const config of configs) {
+    let spec;
+    let plan;
+    try { spec = pe.rope.fromConfig(config); } catch (error) { assert.equal(error.name, 'PosEncError'); }
+    try { plan = pe.model.fromConfig(config); } catch (error) { assert.equal(error.name, 'PosEncError'); }
+    if (spec === undefined) continue;
+    assert.ok(plan, `rope.fromConfig answers and model.fromConfig refuses: ${config.model_type}`);
+    both++;
+    for (const l of plan.layers) {
+      if (l.rope === null) continue;
+      assert.deepEqual({ ...l.rope.spec, ...(l.rope.spec.scaling ? { scaling: { ...l.rope.spec.scaling } } : {}) }, spec, `${config.model_type} layer ${l.index}`);
+    }
+  }
+  assert.ok(both > 100, `${both} configs answered by both`);
+});

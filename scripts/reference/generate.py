@@ -146,7 +146,8 @@ class Generator:
                     if len(targets) == 1 and getattr(self.families[targets[0]]["cls"], "sub_configs", None):
                         # A composite annotation: the modeling code hands the rotary class a sub-config.
                         composite = targets[0]
-                        subs = self._rope_sub_configs(composite, members)
+                        annotated = {(c["configAnnotation"] or "").strip("'\"") for g in files for c in g["classes"]}
+                        subs = self._rope_sub_configs(composite, members, annotated - {annotation})
                         if subs:
                             for mt in subs:
                                 self.families[mt]["notes"].append(
@@ -165,15 +166,27 @@ class Generator:
                         if all(n != info["name"] for _, n in self.families[mt]["rotary"]):
                             self.families[mt]["rotary"].append((f, info["name"]))
 
-    def _rope_sub_configs(self, composite, members):
-        """Same-folder sub-configs of a composite default config that carry rope_parameters."""
-        config = self.families[composite].get("default")
+    def _rope_sub_configs(self, composite, members, annotated):
+        """Same-folder sub-configs (searched through nested composites, e.g. Qwen3-Omni's
+        thinker_config.text_config) of a composite default config that carry rope_parameters and that
+        no rotary class of the folder names in its own annotation."""
         out = []
-        for key in getattr(self.families[composite]["cls"], "sub_configs", {}) or {}:
-            sub = getattr(config, key, None) if config is not None else None
-            mt = getattr(sub, "model_type", None)
-            if mt in members and getattr(sub, "rope_parameters", None) and mt not in out:
-                out.append(mt)
+
+        def walk(config, depth):
+            for key in getattr(type(config), "sub_configs", {}) or {}:
+                sub = getattr(config, key, None)
+                mt = getattr(sub, "model_type", None)
+                if sub is None or mt not in members or mt in out:
+                    continue
+                if getattr(sub, "rope_parameters", None):
+                    if type(sub).__name__ not in annotated:
+                        out.append(mt)
+                elif depth < 3:
+                    walk(sub, depth + 1)
+
+        config = self.families[composite].get("default")
+        if config is not None:
+            walk(config, 0)
         return out
 
     def run_rotary(self, config, pairs, want_tables):
@@ -427,4 +440,8 @@ def parse(argv):
 
 
 if __name__ == "__main__":
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        # transformers iterates sets of layer types (`set(config.layer_types)`): fix string hashing so
+        # two runs on one snapshot write the same files
+        os.execve(sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"})
     Generator(parse(sys.argv[1:])).main()

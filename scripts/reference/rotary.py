@@ -101,9 +101,13 @@ def _cos_sin(output):
     return cos, sin, "cos-sin"
 
 
-def _rows(tensor, cols):
-    t = tensor[0] if tensor.dim() == 3 else tensor[0, 0]
-    return [[float(t[i, c]) for c in cols] for i in range(t.shape[0])]
+def _rows(tensor, cols, n):
+    """Rows of a (..., positions, width) table: the first entry of every leading axis (batch 1; an
+    M-RoPE section axis holds the same text positions in each section)."""
+    if tensor.dim() < 2 or tensor.shape[-2] != n:
+        raise ValueError(f"output shape {tuple(tensor.shape)} does not end in ({n} positions, width)")
+    t = tensor.reshape(-1, tensor.shape[-2], tensor.shape[-1])[0]
+    return [[float(t[i, c]) for c in cols] for i in range(n)]
 
 
 def original_context(config):
@@ -198,8 +202,8 @@ def _run(cls, config, positions, want_tables, result, at):
                 "positions": pts,
                 "width": width,
                 "columns": cols,
-                "cos": _rows(cos, cols),
-                "sin": _rows(sin, cols),
+                "cos": _rows(cos, cols, len(pts)),
+                "sin": _rows(sin, cols, len(pts)),
                 "cosDtype": str(cos.dtype).replace("torch.", ""),
                 **({"failedPositions": failed} if failed else {}),
             })

@@ -9,13 +9,16 @@ class Snapshot:
 
     def __init__(self, path, commit=None):
         self.path = os.path.abspath(path)
-        self.is_checkout = os.path.isdir(os.path.join(self.path, "src", "transformers"))
-        if self.is_checkout and commit is None:
-            self.commit = self._git("rev-parse", "HEAD").strip() if self._has_git() else "unknown"
-            self._tree = None
+        self.is_checkout = os.path.isdir(os.path.join(self.path, "src"))
+        if self.is_checkout:
+            # A checkout is read as files. Its stamp is its HEAD; without git metadata, --commit
+            # names what it is (else "unknown"); a --commit that is not its HEAD is an error.
+            head = self._git("rev-parse", "HEAD").strip() if self._has_git() else None
+            if head and commit and not head.startswith(commit):
+                raise SystemExit(f"{self.path} is checked out at {head}, not {commit}")
+            self.commit = head or commit or "unknown"
         else:
             self.commit = self._git("rev-parse", "--verify", (commit or "HEAD") + "^{commit}").strip()
-            self.is_checkout = False
         self._listing = None
         self._batch = None
 

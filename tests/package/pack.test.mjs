@@ -18,7 +18,7 @@ const write = (file, text) => writeFileSync(join(ctx.app, file), text);
 test('the tarball holds the built package, its docs and nothing else', () => {
   for (const f of ['package.json', 'README.md', 'LICENSE', 'dist/posenc.wasm', 'dist/posenc.mjs', 'dist/index.js', 'dist/node.js',
     'dist/index.d.ts', 'dist/node.d.ts', 'dist/index.cjs', 'dist/index.d.cts', 'dist/embedded.js', 'dist/embedded.d.ts',
-    'dist/wasm-base64.js']) {
+    'dist/wasm-base64.js', 'dist/webgpu/index.js', 'dist/webgpu/index.d.ts']) {
     assert.ok(ctx.files.includes(f), `${f} is packed`);
   }
   for (const f of ctx.files) assert.match(f, /^(dist\/|docs\/[^/]+\.md$|package\.json$|README\.md$|LICENSE$)/, `${f} should not be packed`);
@@ -33,8 +33,18 @@ test('package.json is ready to publish: repository, homepage, bugs, engines, exp
   assert.equal(pkg.homepage, 'https://github.com/posenc/posenc#readme');
   assert.equal(pkg.bugs.url, 'https://github.com/posenc/posenc/issues');
   assert.match(pkg.engines.node, /^>=\d+/);
-  assert.deepEqual(Object.keys(pkg.exports), ['.', './embedded', './posenc.wasm', './package.json']);
-  assert.equal(pkg.scripts.prepare, 'node scripts/prepare.mjs');
+  assert.deepEqual(Object.keys(pkg.exports), ['.', './embedded', './webgpu', './posenc.wasm', './package.json']);
+});
+
+test('the packed package.json has no install-time script, and npm install of the tarball warns about none', () => {
+  const pkg = JSON.parse(readFileSync(join(ctx.app, 'node_modules', 'posenc', 'package.json'), 'utf8'));
+  // npm runs these for a dependency (prepare for one from a tarball, git or a folder)
+  for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) assert.equal(pkg.scripts?.[script], undefined, `scripts.${script} is packed`);
+  assert.doesNotMatch(ctx.installOutput, /posenc@[^\s]* \(/, `npm install printed a warning about a script of posenc:\n${ctx.installOutput}`);
+  assert.doesNotMatch(ctx.installOutput, /install-scripts|allowScripts/, `npm install printed:\n${ctx.installOutput}`);
+  // the checkout still builds on npm ci / npm install: npm runs postprepare for the project itself
+  const repo = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  assert.equal(repo.scripts.postprepare, 'node scripts/prepare.mjs');
 });
 
 test('Node ESM: named exports, one instance, a RoPE call, errors', () => {
@@ -105,6 +115,19 @@ test('posenc/embedded loads in Node with no file at all', () => {
   checkResult(JSON.parse(node('embedded.mjs')));
 });
 
+test('posenc/webgpu imports from the installed package beside posenc: its errors are posenc\'s class; Node has no WebGPU', () => {
+  write('webgpu.mjs', `
+    import { createPosEnc, PosEncError } from 'posenc';
+    import { requestPosEncGpu, float16Bits, ropeWgsl, PosEncError as GpuError } from 'posenc/webgpu';
+    const pe = await createPosEnc();
+    let code = '';
+    try { await requestPosEncGpu(pe); } catch (e) { code = e instanceof PosEncError ? e.code : 'wrong class'; }
+    const layout = { rows: 8, pairs: 2, pairing: 'half', span: 2, axes: null, dtype: 'float32', width: 4, nopeHeadDim: 0, headDim: 4 };
+    console.log(JSON.stringify({ code, same: GpuError === PosEncError, half: float16Bits(1), wgsl: ropeWgsl(layout).functions.rotate }));
+  `);
+  assert.deepEqual(JSON.parse(node('webgpu.mjs')), { code: 'UNSUPPORTED', same: true, half: 0x3c00, wgsl: 'posenc_rope_rotate' });
+});
+
 test('a missing posenc.wasm is LOAD_FAILED naming the path and the fixes', () => {
   const wasm = join(ctx.app, 'node_modules', 'posenc', 'dist', 'posenc.wasm');
   write('missing.mjs', `
@@ -142,9 +165,13 @@ test('the posenc command is installed as a bin and runs', () => {
   const out = sh(join(ctx.app, 'node_modules', '.bin', 'posenc'), ['sinusoidal', '--length', '3', '--dim', '4', '--out', join(ctx.app, 't.json')], ctx.app);
   assert.match(out, /t\.json/);
   assert.match(sh(join(ctx.app, 'node_modules', '.bin', 'posenc'), ['info'], ctx.app), /^posenc \d/);
+  // its help points to the docs installed with it
+  const help = sh(join(ctx.app, 'node_modules', '.bin', 'posenc'), ['--help'], ctx.app);
+  assert.ok(help.includes(`Documentation: ${join(ctx.app, 'node_modules', 'posenc', 'docs', 'cli.md')} (online: `), help);
+  assert.ok(ctx.files.includes('docs/cli.md'));
 });
 
-test('TypeScript consumers type-check against the shipped typings (nodenext, node16, bundler)', () => {
+test('TypeScript consumers type-check against the shipped typings (nodenext, node16, bundler, Node-only)', () => {
   write('use.mts', `
     import { createPosEnc, PosEncError, type Tensor } from 'posenc';
     import { createPosEnc as createEmbedded } from 'posenc/embedded';
@@ -183,7 +210,18 @@ test('TypeScript consumers type-check against the shipped typings (nodenext, nod
   config('tsconfig.nodenext.json', { module: 'nodenext', moduleResolution: 'nodenext' }, ['use.mts', 'use.cts']);
   config('tsconfig.node16.json', { module: 'node16', moduleResolution: 'node16' }, ['use.mts', 'use.cts']);
   config('tsconfig.bundler.json', { module: 'esnext', moduleResolution: 'bundler' }, ['use-bundler.ts']);
-  for (const config of ['tsconfig.nodenext.json', 'tsconfig.node16.json', 'tsconfig.bundler.json']) {
+  // A Node-only project: lib ES2022 and @types/node (this checkout's), no DOM; the typings need no
+  // WebAssembly namespace, which such a project does not have.
+  write('use-node.mts', `
+    import { readFileSync } from 'node:fs';
+    import { createPosEnc, type Tensor } from 'posenc';
+    const pe = await createPosEnc({ wasmBinary: readFileSync('node_modules/posenc/dist/posenc.wasm') });
+    const t: Tensor = pe.io.readNpy(readFileSync('t.npy'));
+    console.log(t.dims);
+  `);
+  config('tsconfig.node-only.json', { module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022'], types: ['node'],
+    typeRoots: [join(ROOT, 'node_modules', '@types')] }, ['use.mts', 'use.cts', 'use-node.mts']);
+  for (const config of ['tsconfig.nodenext.json', 'tsconfig.node16.json', 'tsconfig.bundler.json', 'tsconfig.node-only.json']) {
     sh(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', config], ctx.app);
   }
 });

@@ -11,7 +11,10 @@ import type { RopeApi } from '../families/rope/rope.js';
 import type { RopeFrequencies } from '../families/rope/spec.js';
 import { planFromConfig } from './hf-config.js';
 import type { ModelConfigOptions } from './hf-config.js';
-import { planFromGguf, planToGguf } from './gguf-plan.js';
+import { ggufOptions, planFromGguf, planOfGguf, planToGguf } from './gguf-plan.js';
+import { readGgufSource } from './gguf-source.js';
+import type { GgufSource } from './gguf-source.js';
+import type { Host } from '../runtime/host.js';
 import type { GgufMetadata, GgufReadOptions } from './gguf-plan.js';
 import { planToConfig } from './hf-writer.js';
 import { summarizePlan } from './summary.js';
@@ -25,6 +28,7 @@ import { issuePlan, readPlan } from './plan-check.js';
 
 export type { ModelConfigOptions } from './hf-config.js';
 export type { GgufMetadata, GgufReadOptions, GgufType, GgufValue } from './gguf-plan.js';
+export type { GgufSource } from './gguf-source.js';
 export type { ModelApplyOptions } from './layer-apply.js';
 export type { LayerCacheApplyOptions, ModelCacheOptions } from './layer-cache.js';
 export type { LaneOrder } from './layer-form.js';
@@ -51,8 +55,18 @@ export interface LayerCosSin {
 export interface ModelApi {
   /** The plan of a Hugging Face config.json (object or JSON text). Throws INVALID_CONFIG naming a key posenc does not understand. */
   fromConfig(config: object | string, options?: ModelConfigOptions): ModelPlan;
-  /** The plan of a GGUF file's metadata (the whole file or its first bytes, up to the end of the key/value section). */
+  /**
+   * The plan of a GGUF file's metadata, from its bytes: the whole file, or its first bytes up to the
+   * end of the tensor list (and of the RoPE factor tensors, when it has them).
+   */
   fromGguf(bytes: ArrayBuffer | Uint8Array, options?: GgufReadOptions): ModelPlan;
+  /**
+   * The plan of a GGUF file read without its weights: only the header (at most 64 MiB) and the RoPE
+   * factor tensors are read, so memory stays bounded whatever the file's size. `source`: a `Blob` or
+   * `File`, a `ReadableStream` or async iterable of byte chunks (a Node stream, which is read up to
+   * the factor tensors and then closed), in Node a path or `file:` URL (regular files only), or the bytes.
+   */
+  fromGgufFile(source: GgufSource, options?: GgufReadOptions): Promise<ModelPlan>;
   /** The plan written as a Hugging Face config.json fragment (the position keys only). */
   toConfig(plan: ModelPlan): Record<string, unknown>;
   /** The plan written as GGUF key/values (llama.cpp names) with their GGUF types. */
@@ -128,7 +142,7 @@ function positionList(fn: string, positions: unknown): Float64Array {
   }, { typed: true }));
 }
 
-export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi): ModelApi {
+export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi, host: Host = {}): ModelApi {
   function longRopeList(plan: ModelPlan, seqLen: number): 'short' | 'long' | null {
     const s = plan.longRope;
     if (!s) return null;
@@ -233,6 +247,11 @@ export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi): ModelApi {
       return issuePlan(plan);
     },
     fromGguf: (bytes, options) => issuePlan(readOwnPlan('model.fromGguf', planFromGguf('model.fromGguf', bytes, options), 'INVALID_FILE', 'header')),
+    fromGgufFile: async (source, options) => {
+      const fn = 'model.fromGgufFile';
+      const opts = ggufOptions(fn, options);
+      return issuePlan(readOwnPlan(fn, planOfGguf(fn, await readGgufSource(fn, source, host), opts), 'INVALID_FILE', 'header'));
+    },
     toConfig: (plan) => planToConfig('model.toConfig', readPlan('model.toConfig', plan)),
     toGguf: (plan) => planToGguf('model.toGguf', readPlan('model.toGguf', plan)),
     frequencies,

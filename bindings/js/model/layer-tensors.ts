@@ -79,11 +79,13 @@ export function layerPositions(fn: string, layer: LayerPlan, opts: Record<string
   }
   if (form?.kind === 'mrope' && opts.positionIds !== undefined) {
     if (opts.offset !== undefined) throw new PosEncError('INVALID_ARGUMENT', `${fn}: give either offset or positionIds, not both`);
-    const axes = form.section.length;
-    // [axes, (batch,) seq] ids, or text ids [seq] / [batch, seq] (HF expands 2-D position_ids to every axis).
+    // HF's M-RoPE position_ids are three axes (temporal, height, width) whatever the section count:
+    // [3, (batch,) seq] ids, or text ids [seq] / [batch, seq] (HF expands 2-D position_ids to every axis).
     const count = positionCount(opts.positionIds);
-    if (count !== axes * seq && count !== axes * batch * seq) return { axes: 1, ...positionsOf(fn, opts, batch, seq) };
-    return { axes, offset: 0, ...axisIds(fn, opts.positionIds, axes, batch, seq) };
+    if (count !== 3 * seq && count !== 3 * batch * seq) return { axes: 1, ...positionsOf(fn, opts, batch, seq) };
+    const hf = axisIds(fn, opts.positionIds, 3, batch, seq);
+    if (form.interleaved) return { axes: 3, offset: 0, ...hf };
+    return { axes: form.section.length, offset: 0, perBatch: hf.perBatch, ids: sectionIds(fn, layer.index, form.section, hf.ids, (hf.perBatch ? batch : 1) * seq) };
   }
   if (form?.kind === '2d') {
     if (opts.offset !== undefined) throw new PosEncError('INVALID_ARGUMENT', `${fn}: Pixtral's 2-D RoPE takes grid or positionIds ([2, seq] rows, then columns), not offset`);
@@ -95,6 +97,38 @@ export function layerPositions(fn: string, layer: LayerPlan, opts: Record<string
     return { axes: 2, offset: 0, ...axisIds(fn, opts.positionIds, 2, batch, seq) };
   }
   return { axes: 1, ...positionsOf(fn, opts, batch, seq) };
+}
+
+const AXIS_NAMES = ['temporal', 'height', 'width'];
+
+/**
+ * The ids of each section of a (non-interleaved) M-RoPE from HF's three axes, as transformers takes
+ * them (modeling_qwen2_vl.py apply_multimodal_rotary_pos_emb): the cos/sin rows, two copies of the
+ * pairs, are split into the sections twice over and chunk k takes axis k % 3. Section k's pairs
+ * thus take axis k % 3 on their first lane and (n + k) % 3 on their second: the same axis when the
+ * section count n is a multiple of 3 (Qwen2-VL's three). Otherwise the two lanes of a pair read
+ * different ids, which is a rotation only where those ids are equal (text tokens): there it is
+ * applied exactly, and elsewhere refused, as posenc rotates pairs. `n` axes of `per` ids come back,
+ * section k's being HF's axis k % 3.
+ */
+function sectionIds(fn: string, layer: number, section: readonly number[], hf: Float64Array, per: number): Float64Array {
+  const n = section.length;
+  const ids = new Float64Array(n * per);
+  for (let k = 0; k < n; k++) {
+    const a = k % 3;
+    ids.set(hf.subarray(a * per, (a + 1) * per), k * per);
+    const b = (n + k) % 3;
+    if (section[k] === 0 || a === b) continue;
+    for (let t = 0; t < per; t++) {
+      if (hf[a * per + t] !== hf[b * per + t]) {
+        throw new PosEncError('INVALID_ARGUMENT', `${fn}: layer ${layer}'s mrope_section [${section.join(', ')}] has ${n} entries: ` +
+          `transformers cycles its chunks over the three axes (apply_multimodal_rotary_pos_emb), so the two lanes of section ${k}'s pairs take the ` +
+          `${AXIS_NAMES[a]} and ${AXIS_NAMES[b]} ids, which differ at position id ${t} (${hf[a * per + t]} and ${hf[b * per + t]}): that is no rotation of a pair. ` +
+          'Give equal ids there (text tokens), or a config whose mrope_section has 3 entries');
+      }
+    }
+  }
+  return ids;
 }
 
 /** Row and column ids of a `[rows, cols]` grid of patches in row-major order (HF position_ids_in_meshgrid). */

@@ -16,6 +16,10 @@ import type { RopeModelSpec } from '../families/rope/spec.js';
  *   and width position ids; Qwen3-VL, Qwen3.5 with `interleaved`: pair i takes the height id if
  *   i % 3 == 1 and i < 3·section[1], the width id if i % 3 == 2 and i < 3·section[2], the temporal id
  *   otherwise, HF `apply_interleaved_mrope`). With equal ids (text) both are the standard RoPE.
+ *   Position ids are HF's three axes whatever the section count: section k takes axis k % 3 (HF
+ *   splits its two copies of the pairs into `section * 2` chunks, chunk k on axis k % 3), so with a
+ *   count that is not a multiple of 3 a pair's two lanes read two axes: applied where those ids
+ *   agree (text), refused elsewhere.
  * - `'decoupled'` (DeepSeek-V2/V3 MLA): only the `ropeHeadDim` lanes that follow the `nopeHeadDim`
  *   content lanes of each query head rotate, the key's rotary part is shared by all heads; the
  *   softmax scale is multiplied by `softmaxScaleFactor` (YaRN mscale², HF DeepseekV3Attention).

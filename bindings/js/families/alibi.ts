@@ -7,7 +7,7 @@ import type { Tensor } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import type { WasmTensor } from '../runtime/wasm-tensor.js';
 import { Heap } from '../runtime/heap.js';
-import { HeapScope } from '../runtime/scope.js';
+import { withHeap } from '../runtime/scope.js';
 import { checkResultSize, flag, lengthsOf } from './relative-args.js';
 
 /**
@@ -83,14 +83,11 @@ export function alibiApi(heap: Heap): AlibiApi {
   function slopes(options: AlibiSlopeOptions): Float64Array {
     const fn = 'alibi.slopes';
     const p = slopeParams(fn, args.options(fn, options, ['numHeads', 'maxBias']));
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const out = scope.alloc(p.numHeads * 8, 'the slopes');
       heap.check(call.alibiSlopes({ ...p, out }), fn);
       return heap.f64(out, p.numHeads).slice();
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   function bias(options: AlibiBiasOptions): Tensor {
@@ -105,8 +102,7 @@ export function alibiApi(heap: Heap): AlibiApi {
       throw new PosEncError('INVALID_ARGUMENT', `${fn}: attentionMask is only used by form 'bloom', got form '${ALIBI_FORMS[form]}'`);
     }
     const batch = mask?.batch ?? 1;
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const dims = mask?.batched ? [batch, p.numHeads, l.qLen, l.kLen] : [p.numHeads, l.qLen, l.kLen];
       checkResultSize(fn, 'the bias', dims);
       let maskPtr = 0;
@@ -119,9 +115,7 @@ export function alibiApi(heap: Heap): AlibiApi {
         call.alibiBias({ out: ptr, ...p, form, maskFuture, ...l, qLen: n, queryOffset: l.queryOffset + start, attentionMask: maskPtr, batch }),
         fn,
       ));
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   return { slopes, bias };

@@ -4,7 +4,7 @@ import * as args from '../runtime/args.js';
 import type { Tensor, TensorInput } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import { Heap } from '../runtime/heap.js';
-import { HeapScope } from '../runtime/scope.js';
+import { withHeap } from '../runtime/scope.js';
 import { PositionTable, addRows, lookupRows } from './position-table.js';
 import type { TableAt } from './position-table.js';
 import type { TableAddOptions, TableLookupOptions } from './position-table.js';
@@ -59,12 +59,9 @@ export function learnedApi(heap: Heap): LearnedApi {
   /** Runs `body` with the table's place in the heap asked for last (copied in then, or where a WasmTensor lives). */
   function withTable<T>(fn: string, table: TensorInput, tableDims: unknown, body: (at: TableAt, rows: number, dim: number) => T): T {
     const t = tableArg(fn, table, tableDims);
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       return body(() => scope.tensorIn(t.tensor, 'table'), t.rows, t.dim);
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   function lookup(table: TensorInput, options: LearnedLookupOptions): Tensor {
@@ -83,15 +80,12 @@ export function learnedApi(heap: Heap): LearnedApi {
     const fn = 'learned.createTable';
     const opts = args.options(fn, options, ['tableDims'], true);
     const t = tableArg(fn, table, opts.tableDims);
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const ptr = scope.tensorCopy(t.tensor, 'the table'); // measured as it is copied; growth-safe
       const created = new PositionTable(heap, ptr, t.rows, t.dim, 'learned table');
       scope.keep(ptr);
       return created;
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   function robertaPositionIds(inputIds: ArrayLike<number | bigint>, options: { paddingIdx: number; dims?: readonly number[] }): Float64Array {

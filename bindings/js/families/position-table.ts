@@ -8,7 +8,7 @@ import { PosEncError } from '../runtime/errors.js';
 import { HeapObject } from '../runtime/disposable.js';
 import type { Heap } from '../runtime/heap.js';
 import { batchSeqDim, positionsOf, rowRequest } from '../runtime/positions.js';
-import { HeapScope } from '../runtime/scope.js';
+import { withHeap } from '../runtime/scope.js';
 import type { Ptr } from '../runtime/raw-module.js';
 import type { TableAddArgs, TableLookupArgs } from '../generated/boundary.js';
 
@@ -122,16 +122,13 @@ export function lookupRows(
   heap: Heap, fn: string, opts: Record<string, unknown>, tableAt: TableAt, rows: number, dim: number,
   lookup: StorageOps['lookup'] = (a) => heap.call.tableLookup(a),
 ): Tensor {
-  const scope = new HeapScope(heap);
-  try {
+  return withHeap(heap, (scope) => {
     const { count, ids, offset } = rowRequest(fn, opts);
     const out = scope.alloc(count * dim * 4, `${fn} output`);
     const idsPtr = scope.f64In(ids, 'positionIds');
     heap.check(lookup({ table: tableAt(), rows, dim, out, count, offset, ids: idsPtr }), fn);
     return { data: heap.f32(out, count * dim).slice(), dims: [count, dim] };
-  } finally {
-    scope.release();
-  }
+  });
 }
 
 /** Adds table rows (already in wasm memory) to x in place. */
@@ -144,15 +141,12 @@ export function addRows(
   if (width !== dim) {
     throw new PosEncError('SHAPE_MISMATCH', `${fn}: x has rows of ${width} values but the table has dim ${dim}`);
   }
-  const scope = new HeapScope(heap);
-  try {
+  return withHeap(heap, (scope) => {
     const pos = positionsOf(fn, opts, batch, seq);
     const xPtr = scope.tensorIn(t, 'x');
     const idsPtr = scope.f64In(pos.ids, 'positionIds');
     heap.check(add({ table: tableAt(), rows, dim, x: xPtr, batch, seq, offset: pos.offset, ids: idsPtr, perBatch: pos.perBatch }), fn);
     scope.tensorOut(t, xPtr);
     return t.data;
-  } finally {
-    scope.release();
-  }
+  });
 }

@@ -6,7 +6,7 @@ import * as args from '../runtime/args.js';
 import type { Tensor, TensorInput } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import { Heap, MAX_ALLOCATION_BYTES } from '../runtime/heap.js';
-import { HeapScope } from '../runtime/scope.js';
+import { withHeap } from '../runtime/scope.js';
 
 /** A patch grid size: `g` for a square `g x g` grid, or `[height, width]`. */
 export type GridSizeInput = number | readonly [number, number] | readonly number[];
@@ -58,13 +58,10 @@ export function interpolateTable(heap: Heap, table: TensorInput, options: Learne
       `${fn}: the interpolated table [${outRows}, ${dim}] needs ${outRows * dim * 4} bytes, more than WebAssembly memory can hold (2 GiB)`,
     );
   }
-  const scope = new HeapScope(heap);
-  try {
+  return withHeap(heap, (scope) => {
     const tablePtr = scope.tensorIn(t, 'table');
     const out = scope.alloc(outRows * dim * 4, 'the interpolated table');
     heap.check(heap.call.vitInterpolate({ table: tablePtr, rows, dim, gridH, gridW, newH, newW, numPrefixTokens: prefix, out }), fn);
     return { data: heap.f32(out, outRows * dim).slice(), dims: [outRows, dim] };
-  } finally {
-    scope.release();
-  }
+  });
 }

@@ -247,3 +247,17 @@ function newResult(fn: string, what: string, dims: readonly number[], size: numb
   }
   return new Float32Array(size);
 }
+
+/**
+ * Runs `body` with a new HeapScope over `heap` and releases the scope's blocks when it returns or
+ * throws: the one shape every API call's allocations take. Blocks the body hands to an object that
+ * outlives the call (`scope.keep`) stay.
+ */
+export function withHeap<T>(heap: Heap, body: (scope: HeapScope) => T): T {
+  const scope = new HeapScope(heap);
+  try {
+    return body(scope);
+  } finally {
+    scope.release();
+  }
+}

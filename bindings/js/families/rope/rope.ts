@@ -6,7 +6,7 @@ import * as args from '../../runtime/args.js';
 import type { PositionIdsInput, Tensor, TensorInput } from '../../runtime/args.js';
 import { PosEncError } from '../../runtime/errors.js';
 import { Heap } from '../../runtime/heap.js';
-import { HeapScope } from '../../runtime/scope.js';
+import { HeapScope, withHeap } from '../../runtime/scope.js';
 import { positionCount, positionsOf } from '../../runtime/positions.js';
 import { RopeCache } from './cache.js';
 import { ropeFormsApi } from './forms.js';
@@ -196,13 +196,10 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
     const opts = args.options(fn, spec, [...SPEC_KEYS, 'seqLen', 'mropeSection']);
     const seqLen = lengthOf(fn, opts, options);
     const resolved = resolveSpec(fn, opts, undefined);
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const freq = frequencyBlock(fn, resolved, seqLen, scope);
       return readFrequencies(heap, freq.ptr, resolved.rotaryDim / 2, resolved.scaling);
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   function angles(spec: RopeSpec & RopeLengthOptions, positionIds: PositionIdsInput, options?: RopeLengthOptions): Float64Tensor {
@@ -214,8 +211,7 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
     const count = positionCount(positionIds);
     const ids = args.positionIds(fn, positionIds, 1, Math.max(count, 1)).ids;
     const pairs = resolved.rotaryDim / 2;
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const idsPtr = scope.f64In(ids, 'positionIds');
       const out = scope.alloc(ids.length * Math.max(pairs, 1) * 8, 'the angles');
       heap.check(call.ropeAngles({
@@ -223,9 +219,7 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
         count: ids.length, out,
       }), fn);
       return { data: heap.f64(out, ids.length * pairs).slice(), dims: [ids.length, pairs] };
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   function createCache(options: RopeCacheOptions): RopeCache {
@@ -236,8 +230,7 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
     const headDim = opts.headDim === undefined ? undefined : args.integer(fn, 'headDim', opts.headDim);
     const rows = args.integer(fn, 'maxPositions', args.required(fn, opts, 'maxPositions'));
     const seqLen = opts.seqLen === undefined ? rows : seqLenOf(fn, opts.seqLen);
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const freq = frequencyBlock(fn, spec, seqLen, scope);
       const pairs = spec.rotaryDim / 2;
       // The interleaved pairing rotates with expanded rows ([c c], [-s s] per pair): a cache keeps
@@ -256,9 +249,7 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
       const cache = new RopeCache(heap, { table, cos, sin, cos2, sin2, rows, pairs, rotaryDim: spec.rotaryDim, headDim, pairing: spec.pairing, invFreq });
       scope.keep(table);
       return cache;
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   function rotaryEmbedding(x: TensorInput, cosCache: TensorInput, sinCache: TensorInput, options?: RotaryEmbeddingOptions): Tensor {
@@ -293,8 +284,7 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
       rows = h.batch * h.seq;
       pos = { offset: 0, ids: Float64Array.from({ length: rows }, (_, i) => i), perBatch: true };
     }
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const xPtr = scope.tensorCopy(xt, 'x'); // returns a new tensor: x itself stays as it is
       const cosPtr = scope.tensorIn(cos, 'cosCache');
       const sinPtr = scope.tensorIn(sin, 'sinCache');
@@ -308,9 +298,7 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
         fn,
       );
       return { data: heap.f32(xPtr, xt.size).slice(), dims: xt.dims.slice() };
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   /** pe.rope.fromConfig: the spec of a config, refused when its frequencies or attention factor are not finite. */
@@ -319,12 +307,9 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
     const spec = fromConfig(config, options);
     const { mropeSection: _sections, ...rest } = spec as RopeModelSpec & { mropeSection?: unknown };
     const resolved = resolveSpec(fn, args.options(fn, rest, [...SPEC_KEYS, 'seqLen']), undefined);
-    const scope = new HeapScope(heap);
-    try {
+    withHeap(heap, (scope) => {
       frequencyBlock(fn, resolved, seqLenOf(fn, undefined), scope); // the model-load frequencies, checked where formed
-    } finally {
-      scope.release();
-    }
+    });
     return spec;
   }
 

@@ -3,7 +3,7 @@ import * as args from '../../runtime/args.js';
 import type { PositionIdsInput, TensorArg } from '../../runtime/args.js';
 import { PosEncError } from '../../runtime/errors.js';
 import { Heap } from '../../runtime/heap.js';
-import { HeapScope } from '../../runtime/scope.js';
+import { HeapScope, withHeap } from '../../runtime/scope.js';
 import type { Ptr } from '../../runtime/raw-module.js';
 import { HEAD_LAYOUTS } from '../../generated/boundary.js';
 
@@ -136,14 +136,11 @@ export function rotateInPlace(
   heap: Heap, fn: string, { qt, kt }: QK, ids: Float64Array | undefined,
   rotate: (q: Ptr, k: Ptr, ids: Ptr, scope: HeapScope) => number,
 ): void {
-  const scope = new HeapScope(heap);
-  try {
+  withHeap(heap, (scope) => {
     const qPtr = scope.tensorIn(qt, 'q');
     const kPtr = kt ? scope.tensorIn(kt, 'k') : 0;
     heap.check(rotate(qPtr, kPtr, scope.f64In(ids, 'positionIds'), scope), fn);
     scope.tensorOut(qt, qPtr);
     if (kt) scope.tensorOut(kt, kPtr);
-  } finally {
-    scope.release();
-  }
+  });
 }

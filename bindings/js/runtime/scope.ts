@@ -96,6 +96,19 @@ export class HeapScope {
   }
 
   /**
+   * Copies floats [from, from + count) of a plain (not WasmTensor) tensor argument to `ptr`, a
+   * block the caller holds (a piece of the scratch block: see {@link Heap.scratch}).
+   */
+  copyRange(t: TensorData, ptr: Ptr, from: number, count: number): void {
+    typedSet.call(this.heap.raw.HEAPF32, rangeOf(this.#data(t), from, count, t.size), ptr >>> 2);
+  }
+
+  /** Copies `count` floats at `ptr` back into floats [from, from + count) of a plain tensor argument. */
+  returnRange(t: TensorData, ptr: Ptr, from: number, count: number): void {
+    typedSet.call(this.#data(t), this.heap.view(ptr, count), from);
+  }
+
+  /**
    * A private copy of a tensor argument that the call may overwrite without touching the caller's
    * tensor (for operations that return a new tensor), whatever kind of tensor it is.
    */
@@ -187,6 +200,12 @@ export class HeapScope {
     for (const ptr of this.ptrs) this.heap.free(ptr);
     this.ptrs.length = 0;
   }
+}
+
+/** Floats [from, from + count) of `data` (of `size` floats): itself, or a view made with the intrinsic constructor (no caller code). */
+function rangeOf(data: Float32Array, from: number, count: number, size: number): Float32Array {
+  if (from === 0 && count === size) return data;
+  return new Float32Array(bufferOf.call(data), byteOffsetOf.call(data) + from * 4, count);
 }
 
 /** Bytes of the heap block a generated result is computed in, piece by piece (a few MiB: cache-sized). */

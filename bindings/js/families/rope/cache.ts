@@ -7,7 +7,7 @@ import { HeapObject } from '../../runtime/disposable.js';
 import type { Heap } from '../../runtime/heap.js';
 import type { Ptr } from '../../runtime/raw-module.js';
 import { positionsOf } from '../../runtime/positions.js';
-import { qkOf, rotateInPlace } from './shapes.js';
+import { qkOf, rotateInPlace, rotateTokenPieces } from './shapes.js';
 import type { RopeTensorOptions } from './shapes.js';
 import { keysOf, movePositions, SHIFT_MOVE_KEYS } from './shift.js';
 import type { RopeShiftMoveOptions } from './shift.js';
@@ -80,6 +80,16 @@ export class RopeCache extends HeapObject {
       throw new PosEncError('SHAPE_MISMATCH', `${fn}: the cache was built for headDim ${s.headDim}, q has head size ${qh.headDim}`);
     }
     const pos = positionsOf(fn, opts, qh.batch, qh.seq);
+    // Consecutive positions inside the table: no piece can fail on its rows (shapes.ts, rotateTokenPieces).
+    if (pos.ids === undefined && Number.isInteger(pos.offset) && pos.offset >= 0 && pos.offset + qh.seq <= s.rows &&
+      rotateTokenPieces(heap, fn, qk, (qPtr, kPtr, piece) => {
+        const t = this.#live(fn);
+        return heap.call.ropeApplyTable({
+          cos: t.cos, sin: t.sin, cos2: t.cos2, sin2: t.sin2, rows: t.rows, pairs: t.pairs, pairing: t.pairing,
+          rotaryDim: t.rotaryDim, q: qPtr, qHeads: qh.heads, k: kPtr, kHeads: kh?.heads ?? 0, batch: 1, seq: piece.seq,
+          headDim: qh.headDim, layout: qh.layout, offset: pos.offset + piece.start, ids: 0, perBatch: false,
+        });
+      })) return;
     rotateInPlace(heap, fn, qk, pos.ids, (qPtr, kPtr, idsPtr) => {
       const t = this.#live(fn);
       return heap.call.ropeApplyTable({

@@ -11,7 +11,7 @@ import { positionCount, positionsOf } from '../../runtime/positions.js';
 import { RopeCache } from './cache.js';
 import { ropeFormsApi } from './forms.js';
 import type { Rope2dOptions, RopeMultimodalOptions, RopeXPosOptions } from './forms.js';
-import { qHeads, qkOf, rotateInPlace } from './shapes.js';
+import { inPieceRange, qHeads, qkOf, rotateInPlace, rotateTokenPieces } from './shapes.js';
 import { permuteWeights } from './permute.js';
 import type { RopePermuteOptions, WeightData, WeightTensor } from './permute.js';
 import { ropeShiftApi } from './shift.js';
@@ -184,6 +184,15 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
     const spec = resolveSpec(fn, opts, qh.headDim);
     const seqLen = seqLenOf(fn, opts.seqLen);
     const pos = positionsOf(fn, opts, qh.batch, qh.seq);
+    // Consecutive positions that cannot give a non-finite angle, and a length the scaling does not
+    // derive from the positions: the pieces' rotations are the whole call's (scope.ts, rotateTokenPieces).
+    const readsLength = Number.isNaN(seqLen) && (spec.scaling.type === 'dynamic' || spec.scaling.type === 'longrope');
+    if (pos.ids === undefined && !readsLength && inPieceRange(pos.offset, qh.seq) &&
+      rotateTokenPieces(heap, fn, qk, (qPtr, kPtr, piece, scope) => call.ropeApply({
+        q: qPtr, qHeads: qh.heads, k: kPtr, kHeads: kh?.heads ?? 0, batch: 1, seq: piece.seq, headDim: qh.headDim,
+        layout: qh.layout, pairing: spec.pairing, rotaryDim: spec.rotaryDim, base: spec.base, scaling: scalingIn(spec, scope),
+        seqLen, offset: pos.offset + piece.start, ids: 0, perBatch: false,
+      }))) return;
     rotateInPlace(heap, fn, qk, pos.ids, (qPtr, kPtr, idsPtr, scope) => call.ropeApply({
       q: qPtr, qHeads: qh.heads, k: kPtr, kHeads: kh?.heads ?? 0, batch: qh.batch, seq: qh.seq, headDim: qh.headDim,
       layout: qh.layout, pairing: spec.pairing, rotaryDim: spec.rotaryDim, base: spec.base, scaling: scalingIn(spec, scope),

@@ -3,7 +3,8 @@
 // rows or, for large fast sinusoidal tables, the compact anchored form (posenc/sinusoidal.hpp);
 // both answer the same calls through bindings of the same shape.
 import * as args from '../runtime/args.js';
-import type { PositionIdsInput, Tensor, TensorInput } from '../runtime/args.js';
+import type { PositionIdsInput, Tensor, TensorArg, TensorInput } from '../runtime/args.js';
+import type { WasmTensor } from '../runtime/wasm-tensor.js';
 import { PosEncError } from '../runtime/errors.js';
 import { HeapObject } from '../runtime/disposable.js';
 import type { Heap } from '../runtime/heap.js';
@@ -44,6 +45,17 @@ export interface TablePositionOptions {
 export interface TableLookupOptions extends TablePositionOptions {
   /** Number of consecutive positions to gather from `offset` (not with `positionIds`). */
   length?: number;
+  /**
+   * Where to write the rows: a Float32Array of `n * dim` values (reused from call to call), or a
+   * WasmTensor of dims `[n, dim]` (`pe.memory.tensor`), written in place. Default: a new Float32Array.
+   */
+  out?: Float32Array | WasmTensor;
+}
+
+/** Options of {@link PositionTable.toTensor}. */
+export interface TableCopyOptions {
+  /** Where to write the table: a Float32Array of `rows * dim` values or a WasmTensor of dims `[rows, dim]`. Default: a new Float32Array. */
+  out?: Float32Array | WasmTensor;
 }
 
 /** Options of {@link PositionTable.addTo}. */
@@ -89,7 +101,7 @@ export class PositionTable extends HeapObject {
   /** Gathers rows: `[n, dim]` for `length` positions from `offset`, or for `positionIds`. */
   lookup(options: TableLookupOptions): Tensor {
     const fn = `${this.#name}.lookup`;
-    const opts = args.options(fn, options, ['length', 'offset', 'positionIds']);
+    const opts = args.options(fn, options, ['length', 'offset', 'positionIds', 'out']);
     this.live(fn);
     return lookupRows(this.heap, fn, opts, () => this.live(fn), this.rows, this.dim, this.#ops.lookup);
   }
@@ -102,12 +114,12 @@ export class PositionTable extends HeapObject {
     return addRows(this.heap, fn, x, opts, () => this.live(fn), this.rows, this.dim, this.#ops.add);
   }
 
-  /** A copy of the whole table, `[rows, dim]`. */
-  toTensor(): Tensor {
+  /** A copy of the whole table, `[rows, dim]` (into `out` when given). */
+  toTensor(options?: TableCopyOptions): Tensor {
     const fn = `${this.#name}.toTensor`;
-    const table = this.live(fn);
-    if (this.storage === 'anchored') return lookupRows(this.heap, fn, { length: this.rows }, () => this.live(fn), this.rows, this.dim, this.#ops.lookup);
-    return { data: this.heap.f32(table, this.rows * this.dim).slice(), dims: [this.rows, this.dim] };
+    const opts = args.options(fn, options, ['out'], true);
+    this.live(fn);
+    return lookupRows(this.heap, fn, { length: this.rows, out: opts.out }, () => this.live(fn), this.rows, this.dim, this.#ops.lookup);
   }
 }
 
@@ -120,14 +132,13 @@ export type TableAt = () => Ptr;
 /** Gathers table rows already in wasm memory. */
 export function lookupRows(
   heap: Heap, fn: string, opts: Record<string, unknown>, tableAt: TableAt, rows: number, dim: number,
-  lookup: StorageOps['lookup'] = (a) => heap.call.tableLookup(a),
+  lookup: StorageOps['lookup'] = (a) => heap.call.tableLookup(a), inputs: readonly TensorArg[] = [],
 ): Tensor {
+  const { count, ids, offset } = rowRequest(fn, opts);
   return withHeap(heap, (scope) => {
-    const { count, ids, offset } = rowRequest(fn, opts);
-    const out = scope.alloc(count * dim * 4, `${fn} output`);
     const idsPtr = scope.f64In(ids, 'positionIds');
-    heap.check(lookup({ table: tableAt(), rows, dim, out, count, offset, ids: idsPtr }), fn);
-    return { data: heap.f32(out, count * dim).slice(), dims: [count, dim] };
+    return scope.generate(fn, opts.out, [count, dim], 'the rows', { axis: 0, whole: true }, (out) =>
+      heap.check(lookup({ table: tableAt(), rows, dim, out, count, offset, ids: idsPtr }), fn), inputs);
   });
 }
 

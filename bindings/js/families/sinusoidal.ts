@@ -5,7 +5,7 @@ import type { PositionIdsInput, Tensor, TensorInput } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import type { WasmTensor } from '../runtime/wasm-tensor.js';
 import { Heap } from '../runtime/heap.js';
-import { withHeap } from '../runtime/scope.js';
+import { HeapScope, withHeap } from '../runtime/scope.js';
 import { batchSeqDim, positionsOf, rowRequest } from '../runtime/positions.js';
 import { SINUSOID_LAYOUTS, SINUSOID_PRECISIONS } from '../generated/boundary.js';
 import { PositionTable } from './position-table.js';
@@ -52,6 +52,16 @@ export interface SinusoidalTableOptions extends SinusoidalParams {
    * (`pe.memory.tensor`), written in place with no copy. Default: a new Float32Array.
    */
   out?: Float32Array | WasmTensor;
+}
+
+/** Options of {@link SinusoidalApi.frequencies}. */
+export interface SinusoidalFrequencyOptions {
+  /** Width of a row (>= 1). */
+  dim: number;
+  /** Frequency base (default 10000). */
+  base?: number;
+  /** A Float64Array of `ceil(dim/2)` values to write the frequencies into (reused from call to call). Default: a new one. */
+  out?: Float64Array;
 }
 
 /** Options of {@link SinusoidalApi.addTo}. */
@@ -103,7 +113,7 @@ export interface SinusoidalApi {
   /** Adds the encoding to token embeddings `x` (`[seq, dim]` or `[batch, seq, dim]`) in place; returns `x`'s data. */
   addTo(x: TensorInput, options?: SinusoidalAddOptions): Float32Array;
   /** The angular frequencies w_i = base^(-2i/dim), one per sine column (`ceil(dim/2)` values). */
-  frequencies(options: { dim: number; base?: number }): Float64Array;
+  frequencies(options: SinusoidalFrequencyOptions): Float64Array;
   /**
    * Precomputes positions 0..maxPositions-1 into WebAssembly memory for repeated `addTo`/`lookup`.
    * A `precision: 'fast'` table holds the values of `table({ precision: 'fast' })`, as full rows up
@@ -179,14 +189,16 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
     });
   }
 
-  function frequencies(options: { dim: number; base?: number }): Float64Array {
+  function frequencies(options: SinusoidalFrequencyOptions): Float64Array {
     const fn = 'sinusoidal.frequencies';
-    const p = params(fn, args.options(fn, options, ['dim', 'base']));
+    const opts = args.options(fn, options, ['dim', 'base', 'out']);
+    const p = params(fn, opts);
     const n = Math.ceil(p.dim / 2);
+    const target = HeapScope.float64Out(fn, opts.out, n, 'the frequencies');
     return withHeap(heap, (scope) => {
       const out = scope.alloc(n * 8, 'frequencies');
       heap.check(call.sinusoidalFrequencies({ out, dim: p.dim, base: p.base }), fn);
-      return heap.f64(out, n).slice();
+      return scope.float64Result(target, out, n, fn);
     });
   }
 

@@ -113,7 +113,7 @@ export function t5Api(heap: Heap): T5Api {
       return scope.generate(fn, out, dims, 'the bias', { axis: 1 }, (ptr, start, n) => heap.check(
         call.t5Bias({ table: tablePtr, rows: t.rows, heads: t.heads, out: ptr, ...l, qLen: n, queryOffset: l.queryOffset + start, ...p }),
         fn,
-      ));
+      ), [t.tensor]);
     });
   }
 

@@ -2,11 +2,12 @@
 // sinusoid R, the relative shift, and the unscaled four-term score
 // (q_i + u).k_j + (q_i + v).(W_kR R)_{i-j}. Maths in src/encodings/transformer_xl.cpp.
 import * as args from '../runtime/args.js';
+import type { WasmTensor } from '../runtime/wasm-tensor.js';
 import type { Tensor, TensorInput } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import { Heap } from '../runtime/heap.js';
 import { withHeap } from '../runtime/scope.js';
-import { bytes, expectSize, flag, headDims, headTensor, integerOr, sameRank } from './relative-args.js';
+import { bytes, checkResultSize, expectSize, flag, headDims, headTensor, integerOr, sameRank } from './relative-args.js';
 import type { HeadTensor } from './relative-args.js';
 
 /** Options of {@link TransformerXLApi.relativeSinusoid}. */
@@ -21,6 +22,8 @@ export interface TxlSinusoidOptions {
   clampLen?: number;
   /** Frequency base (default 10000). */
   base?: number;
+  /** Where to write R: a Float32Array of `(memLen + qLen) * dModel` values (reused from call to call) or a WasmTensor of dims `[memLen + qLen, dModel]`. Default: a new Float32Array. */
+  out?: Float32Array | WasmTensor;
 }
 
 /** Options of {@link TransformerXLApi.relShift}. */
@@ -80,7 +83,7 @@ export function transformerXLApi(heap: Heap): TransformerXLApi {
 
   function relativeSinusoid(options: TxlSinusoidOptions): Tensor {
     const fn = 'transformerXL.relativeSinusoid';
-    const opts = args.options(fn, options, ['qLen', 'memLen', 'dModel', 'clampLen', 'base']);
+    const opts = args.options(fn, options, ['qLen', 'memLen', 'dModel', 'clampLen', 'base', 'out']);
     const qLen = args.integer(fn, 'qLen', args.required(fn, opts, 'qLen'));
     const memLen = integerOr(fn, opts, 'memLen', 0, 0);
     const dModel = args.integer(fn, 'dModel', args.required(fn, opts, 'dModel'));
@@ -88,11 +91,9 @@ export function transformerXLApi(heap: Heap): TransformerXLApi {
     const base = opts.base === undefined ? 10000 : args.finite(fn, 'base', opts.base, true);
     const kLen = memLen + qLen;
     if (kLen > 2 ** 31 - 1) throw new PosEncError('SIZE_OVERFLOW', `${fn}: memLen + qLen (${kLen}) is too large`);
-    return withHeap(heap, (scope) => {
-      const out = scope.alloc(bytes(kLen, dModel), 'R');
-      heap.check(call.txlRelativeSinusoid({ out, kLen, dModel, clampLen, base }), fn);
-      return { data: heap.f32(out, kLen * dModel).slice(), dims: [kLen, dModel] };
-    });
+    checkResultSize(fn, 'R', [kLen, dModel]);
+    return withHeap(heap, (scope) => scope.generate(fn, opts.out, [kLen, dModel], 'R', { axis: 0, whole: true }, (out) =>
+      heap.check(call.txlRelativeSinusoid({ out, kLen, dModel, clampLen, base }), fn)));
   }
 
   function relShift(bd: TensorInput, options?: TxlRelShiftOptions): Tensor {

@@ -23,7 +23,7 @@ import type { ResolvedSpec, RopeConfigOptions, RopeFrequencies, RopeModelSpec, R
 
 export type { HeadLayout, RopeTensorOptions } from './shapes.js';
 export { RopeCache } from './cache.js';
-export type { RopeCacheApplyOptions } from './cache.js';
+export type { RopeCacheApplyOptions, RopeCacheCopyOptions } from './cache.js';
 export { PAIRINGS } from './spec.js';
 export type {
   DefaultRopeScaling, DynamicRopeScaling, LinearRopeScaling, Llama3Band, Llama3RopeScaling, LongRopeScaling, NtkRopeScaling,
@@ -50,6 +50,12 @@ export interface RopeLengthOptions {
    * in Hugging Face (dynamic NTK unscaled, LongRoPE short list); `angles` without it: max(positionIds) + 1.
    */
   seqLen?: number;
+}
+
+/** Options of {@link RopeApi.angles}. */
+export interface RopeAnglesOptions extends RopeLengthOptions {
+  /** A Float64Array of `positions * rotaryDim/2` values to write the angles into (reused from call to call). Default: a new one. */
+  out?: Float64Array;
 }
 
 /** Options of {@link RopeApi.createCache}. */
@@ -96,7 +102,7 @@ export interface RopeApi {
   /** The inverse frequencies, attention factor and variant diagnostics (docs/encodings.md 8.11) the spec defines. */
   frequencies(spec: RopeSpec & RopeLengthOptions, options?: RopeLengthOptions): RopeFrequencies;
   /** The rotation angles position * invFreq in float64, `[positions, rotaryDim/2]`. */
-  angles(spec: RopeSpec & RopeLengthOptions, positionIds: PositionIdsInput, options?: RopeLengthOptions): Float64Tensor;
+  angles(spec: RopeSpec & RopeLengthOptions, positionIds: PositionIdsInput, options?: RopeAnglesOptions): Float64Tensor;
   /** Precomputes cos/sin (attention factor included) for positions 0..maxPositions-1 in WebAssembly memory, for repeated calls. */
   createCache(options: RopeCacheOptions): RopeCache;
   /**
@@ -167,12 +173,12 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
   }
 
   /** seqLen from `options` or (as a convenience) from the spec object, not both. */
-  function lengthOf(fn: string, spec: Record<string, unknown>, options: unknown): number {
-    const opts = args.options(fn, options, ['seqLen'], true);
+  function lengthOf(fn: string, spec: Record<string, unknown>, options: unknown, keys = ['seqLen']): { seqLen: number; opts: Record<string, unknown> } {
+    const opts = args.options(fn, options, keys, true);
     if (spec.seqLen !== undefined && opts.seqLen !== undefined) {
       throw new PosEncError('INVALID_ARGUMENT', `${fn}: give seqLen once, in the spec or in the options`);
     }
-    return seqLenOf(fn, opts.seqLen ?? spec.seqLen);
+    return { seqLen: seqLenOf(fn, opts.seqLen ?? spec.seqLen), opts };
   }
 
   function apply(q: TensorInput, k: TensorInput | null | undefined, options: RopeApplyOptions): void {
@@ -203,7 +209,7 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
   function frequencies(spec: RopeSpec & RopeLengthOptions, options?: RopeLengthOptions): RopeFrequencies {
     const fn = 'rope.frequencies';
     const opts = args.options(fn, spec, [...SPEC_KEYS, 'seqLen', 'mropeSection']);
-    const seqLen = lengthOf(fn, opts, options);
+    const { seqLen } = lengthOf(fn, opts, options);
     const resolved = resolveSpec(fn, opts, undefined);
     return withHeap(heap, (scope) => {
       const freq = frequencyBlock(fn, resolved, seqLen, scope);
@@ -211,23 +217,24 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
     });
   }
 
-  function angles(spec: RopeSpec & RopeLengthOptions, positionIds: PositionIdsInput, options?: RopeLengthOptions): Float64Tensor {
+  function angles(spec: RopeSpec & RopeLengthOptions, positionIds: PositionIdsInput, options?: RopeAnglesOptions): Float64Tensor {
     const fn = 'rope.angles';
     const opts = args.options(fn, spec, [...SPEC_KEYS, 'seqLen', 'mropeSection']);
     refuseMrope(fn, opts);
-    const seqLen = lengthOf(fn, opts, options);
+    const { seqLen, opts: callOpts } = lengthOf(fn, opts, options, ['seqLen', 'out']);
     const resolved = resolveSpec(fn, opts, undefined);
     const count = positionCount(positionIds);
     const ids = args.positionIds(fn, positionIds, 1, Math.max(count, 1)).ids;
     const pairs = resolved.rotaryDim / 2;
+    const target = HeapScope.float64Out(fn, callOpts.out, ids.length * pairs, `the angles [${ids.length}, ${pairs}]`);
     return withHeap(heap, (scope) => {
       const idsPtr = scope.f64In(ids, 'positionIds');
-      const out = scope.alloc(ids.length * Math.max(pairs, 1) * 8, 'the angles');
+      const block = scope.alloc(ids.length * Math.max(pairs, 1) * 8, 'the angles');
       heap.check(call.ropeAngles({
         rotaryDim: resolved.rotaryDim, base: resolved.base, scaling: scalingIn(resolved, scope), seqLen, ids: idsPtr,
-        count: ids.length, out,
+        count: ids.length, out: block,
       }), fn);
-      return { data: heap.f64(out, ids.length * pairs).slice(), dims: [ids.length, pairs] };
+      return { data: scope.float64Result(target, block, ids.length * pairs, fn), dims: [ids.length, pairs] };
     });
   }
 

@@ -1,8 +1,12 @@
-// npm's `prepare` script. npm runs it in two places:
+// The build on install: package.json runs this as `postprepare`, a script npm runs only for the
+// project being installed, never for a dependency. The packed package.json so carries no
+// install-time script (preinstall, install, postinstall, prepare): installing the tarball runs
+// nothing and npm has no script of posenc to ask the user to allow. npm runs it in two places:
 // - when it installs posenc from git (`npm install git+https://...`): npm clones the repository
-//   into its cache, installs the devDependencies and runs this, then packs the result. There is no
-//   dist/ in git, so this must build it, and where the toolchain is missing it must stop and say
-//   what is missing and how else to install posenc;
+//   into its cache and, because package.json has scripts (`build`), runs `npm install` there, which
+//   installs the devDependencies and runs this; then it packs the result. There is no dist/ in git,
+//   so this must build it, and where the toolchain is missing it must stop and say what is missing
+//   and how else to install posenc;
 // - after `npm install` / `npm ci` in a checkout: there it builds when it can and otherwise leaves
 //   the set-up to `npm start` / `npm run build`, which install what is missing.
 import { resolve, sep } from 'node:path';
@@ -28,7 +32,7 @@ if (missing.length > 0) {
     ].join('\n'));
     process.exit(1);
   }
-  console.log(`posenc: prepare: not building dist/ yet (${missing.map((t) => t.what).join(', ')} missing); ` +
+  console.log(`posenc: postprepare: not building dist/ yet (${missing.map((t) => t.what).join(', ')} missing); ` +
     '`npm start` or `npm run build` installs the toolchain and builds');
   process.exit(0);
 }

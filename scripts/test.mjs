@@ -41,6 +41,8 @@ const SUITES = {
   fuzz: () => run(node, ['scripts/fuzz.mjs'], { timeoutMs: TIMEOUT }),
   types: () => {
     run(node, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tests/types/tsconfig.json'], { timeoutMs: TIMEOUT });
+    // a Node-only project: lib ES2022 and @types/node, no DOM, no skipLibCheck
+    run(node, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tests/types/tsconfig.node.json'], { timeoutMs: TIMEOUT });
     // the lesson page's JavaScript, checked against the built package's typings (web/tsconfig.json)
     run(node, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'web/tsconfig.json'], { timeoutMs: TIMEOUT });
   },

@@ -4,7 +4,6 @@
 import createPosEncModule from './posenc.mjs';
 import { instantiate, loadOnce } from './loading.js';
 import { decodeBase64 } from './runtime/base64.js';
-import { PosEncError } from './runtime/errors.js';
 import type { CreatePosEncOptions, PosEnc } from './posenc.js';
 import wasmBase64 from './wasm-base64.js';
 
@@ -14,7 +13,7 @@ export * from './public-types.js';
 export type EmbeddedOptions = Pick<CreatePosEncOptions, 'kernels'>;
 
 const load = loadOnce('posenc/embedded', async (_, kernels) =>
-  instantiate(createPosEncModule, { kind: 'bytes', bytes: decodeBase64(wasmBase64), from: 'posenc/embedded' }, kernels));
+  instantiate(createPosEncModule, { kind: 'bytes', bytes: decodeBase64(wasmBase64), from: 'posenc/embedded' }, kernels), ['kernels']);
 
 /**
  * Loads the WebAssembly module embedded in this entry (once per page, worker or process) and
@@ -25,9 +24,5 @@ const load = loadOnce('posenc/embedded', async (_, kernels) =>
  * const pe = await createPosEnc();
  */
 export function createPosEnc(options: EmbeddedOptions = {}): Promise<PosEnc> {
-  const other = options !== null && typeof options === 'object' ? Object.keys(options).filter((k) => k !== 'kernels') : [];
-  if (other.length > 0) {
-    return Promise.reject(new PosEncError('UNKNOWN_OPTION', `createPosEnc: posenc/embedded takes only the kernels option (the module is inside it), got '${other[0]}'; use 'posenc' for wasmBinary and locateFile`));
-  }
   return load(options);
 }

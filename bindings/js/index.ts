@@ -2,7 +2,7 @@
 // that understand `new URL('./posenc.wasm', import.meta.url)`, such as Vite and webpack, emit it as
 // an asset and rewrite the URL).
 import createPosEncModule from './posenc.mjs';
-import { FIXES, givenBytes, instantiate, loadOnce } from './loading.js';
+import { FIXES, givenBytes, instantiate, loadOnce, located } from './loading.js';
 import type { WasmSource } from './loading.js';
 import { PosEncError } from './runtime/errors.js';
 import type { CreatePosEncOptions, PosEnc } from './posenc.js';
@@ -21,13 +21,7 @@ function besideThisFile(): URL | undefined {
 function sourceOf(options: CreatePosEncOptions): WasmSource {
   if (options.wasmBinary !== undefined) return { kind: 'bytes', bytes: givenBytes(options.wasmBinary), from: 'options.wasmBinary' };
   const beside = besideThisFile();
-  if (options.locateFile !== undefined) {
-    if (typeof options.locateFile !== 'function') {
-      throw new PosEncError('INVALID_TYPE', 'createPosEnc: locateFile must be a function (file, prefix) => url');
-    }
-    const prefix = beside ? new URL('./', beside).href : '';
-    return { kind: 'url', url: String(options.locateFile('posenc.wasm', prefix)) };
-  }
+  if (options.locateFile !== undefined) return { kind: 'url', url: located(options.locateFile, beside ? new URL('./', beside).href : '') };
   if (!beside) {
     return {
       kind: 'error',

@@ -2,10 +2,12 @@
 // the one instance per page, worker or process, and a LOAD_FAILED error that names what was tried
 // and how to fix it. The Emscripten glue never fetches anything itself: posenc compiles the module
 // through the glue's `instantiateWasm` hook, so every failure passes through here.
-import { PosEncError, describe } from './runtime/errors.js';
+import { PosEncError, callerError, describe } from './runtime/errors.js';
+import { snapshot } from './runtime/caller.js';
 import { assemble } from './posenc.js';
 import type { CreatePosEncOptions, PosEnc } from './posenc.js';
 import type { RawModule } from './runtime/raw-module.js';
+import type { Host } from './runtime/host.js';
 import { chooseKernels, kernelChoice } from './relaxed.js';
 import type { KernelChoice } from './relaxed.js';
 
@@ -17,6 +19,9 @@ export type WasmSource =
   | { kind: 'url'; url: string }
   | { kind: 'bytes'; bytes: BufferSource; from: string }
   | { kind: 'error'; error: PosEncError };
+
+/** The most bytes read as posenc.wasm from a file (the module is about 0.36 MB; tests/js/loading-hostile.test.mjs checks it stays far below). */
+export const MAX_WASM_BYTES = 16 * 1024 * 1024;
 
 /** How to avoid every asset problem at once; appended to LOAD_FAILED messages. */
 export const FIXES = "pass { wasmBinary } (the bytes of posenc.wasm) or { locateFile: (file) => '<url of the folder>/' + file } " +
@@ -80,7 +85,7 @@ export function givenBytes(value: unknown): BufferSource {
  * Instantiates the module from `source` through the Emscripten factory, plugs in the relaxed-SIMD
  * kernels when `kernels` asks for them and the engine runs them (relaxed.ts), and assembles the API.
  */
-export async function instantiate(factory: ModuleFactory, source: WasmSource, kernels: KernelChoice = 'auto'): Promise<PosEnc> {
+export async function instantiate(factory: ModuleFactory, source: WasmSource, kernels: KernelChoice = 'auto', host: Host = {}): Promise<PosEnc> {
   if (typeof WebAssembly !== 'object' || !WebAssembly.validate(SIMD_PROBE)) {
     throw new PosEncError('UNSUPPORTED', 'posenc needs WebAssembly SIMD (Chrome/Edge 91+, Firefox 89+, Safari 16.4+, Node.js 18+), which this JavaScript engine does not support');
   }
@@ -120,7 +125,7 @@ export async function instantiate(factory: ModuleFactory, source: WasmSource, ke
   };
   try {
     const raw = (await Promise.race([factory(moduleOptions), failure])) as RawModule;
-    return assemble(raw, await chooseKernels(kernels, mainExports));
+    return assemble(raw, await chooseKernels(kernels, mainExports), host);
   } catch (error) {
     if (error instanceof PosEncError) throw error;
     const output = printed.length ? `; it printed: ${printed.join(' / ')}` : '';
@@ -142,29 +147,25 @@ interface FirstCall {
  * calls get the same instance. A later call with other loading options cannot be honoured (the
  * module is loaded), so it is an error rather than being ignored.
  */
-export function loadOnce(entry: string, load: (options: CreatePosEncOptions, kernels: KernelChoice) => Promise<PosEnc>): (options?: CreatePosEncOptions) => Promise<PosEnc> {
+export function loadOnce(entry: string, load: (options: CreatePosEncOptions, kernels: KernelChoice) => Promise<PosEnc>,
+  known: readonly string[] = ['wasmBinary', 'locateFile', 'kernels']): (options?: CreatePosEncOptions) => Promise<PosEnc> {
   let shared: Promise<PosEnc> | undefined;
   let first: FirstCall | undefined;
-  return (options: CreatePosEncOptions = {}) => {
-    if (options === null || typeof options !== 'object') {
-      return Promise.reject(new PosEncError('INVALID_TYPE', `createPosEnc: options must be an object, got ${describe(options)}`));
-    }
-    const unknown = Object.keys(options).filter((k) => k !== 'wasmBinary' && k !== 'locateFile' && k !== 'kernels');
-    if (unknown.length) {
-      return Promise.reject(new PosEncError('UNKNOWN_OPTION', `createPosEnc: unknown option '${unknown[0]}'; known options: wasmBinary, locateFile, kernels`));
-    }
-    const given = options.kernels; // read once: a getter could answer differently each time
+  // Never throws: whatever goes wrong, the caller's getters and traps included, is a rejection.
+  return (given: unknown = {}) => {
+    let options: CreatePosEncOptions;
     let kernels: KernelChoice;
     try {
-      kernels = kernelChoice(given);
+      options = readLoadOptions(entry, given, known);
+      kernels = kernelChoice(options.kernels);
     } catch (error) {
-      return Promise.reject(error);
+      return Promise.reject(error instanceof PosEncError ? error : loadFailed(`reading the options failed (${String(error)})`, error));
     }
     const call: FirstCall = { wasmBinary: options.wasmBinary, locateFile: options.locateFile, kernels };
     if (shared && first) {
       const same = (call.wasmBinary === undefined || call.wasmBinary === first.wasmBinary)
         && (call.locateFile === undefined || call.locateFile === first.locateFile)
-        && (given === undefined || call.kernels === first.kernels);
+        && (options.kernels === undefined || call.kernels === first.kernels);
       if (!same) {
         return Promise.reject(new PosEncError('INVALID_ARGUMENT', `createPosEnc: ${entry} is already loaded (once per page, worker or process) ` +
           'with other loading options; later calls must pass the same wasmBinary, locateFile and kernels, or none'));
@@ -172,7 +173,15 @@ export function loadOnce(entry: string, load: (options: CreatePosEncOptions, ker
       return shared;
     }
     first = call;
-    const loading = load(options, kernels);
+    let loading: Promise<PosEnc>;
+    try {
+      loading = load(options, kernels);
+    } catch (error) {
+      loading = Promise.reject(error);
+    }
+    loading = loading.catch((error: unknown) => {
+      throw error instanceof PosEncError ? error : loadFailed(`${String(error)}. ${FIXES}`, error);
+    });
     shared = loading;
     loading.catch(() => { // a failed load may be retried, with other options too
       if (shared === loading) {
@@ -182,4 +191,38 @@ export function loadOnce(entry: string, load: (options: CreatePosEncOptions, ker
     });
     return loading;
   };
+}
+
+/**
+ * The options of createPosEnc read once into a plain copy (each getter or Proxy trap runs here, and
+ * what it throws is INVALID_ARGUMENT naming what was read, with it as the cause); an option the
+ * entry does not take is UNKNOWN_OPTION.
+ */
+function readLoadOptions(entry: string, given: unknown, known: readonly string[]): CreatePosEncOptions {
+  if (given === null || typeof given !== 'object') {
+    throw new PosEncError('INVALID_TYPE', `createPosEnc: options must be an object, got ${describe(given)}`);
+  }
+  const options = snapshot('createPosEnc', given, 'options') as Record<string, unknown>;
+  const unknown = Object.keys(options).filter((k) => !known.includes(k));
+  if (unknown.length && entry === 'posenc/embedded') {
+    throw new PosEncError('UNKNOWN_OPTION', `createPosEnc: posenc/embedded takes only the kernels option (the module is inside it), got '${unknown[0]}'; use 'posenc' for wasmBinary and locateFile`);
+  }
+  if (unknown.length) throw new PosEncError('UNKNOWN_OPTION', `createPosEnc: unknown option '${unknown[0]}'; known options: ${known.join(', ')}`);
+  return options as CreatePosEncOptions;
+}
+
+/** What `locateFile` answers for posenc.wasm: a string (or URL), the caller's own errors as PosEncErrors. */
+export function located(locateFile: unknown, prefix: string): string {
+  if (typeof locateFile !== 'function') {
+    throw new PosEncError('INVALID_TYPE', `createPosEnc: locateFile must be a function (file, prefix) => path or url, got ${describe(locateFile)}`);
+  }
+  let answer: unknown;
+  try {
+    answer = (locateFile as (file: string, prefix: string) => unknown)('posenc.wasm', prefix);
+  } catch (error) {
+    throw callerError('createPosEnc', 'locateFile(\'posenc.wasm\')', error);
+  }
+  if (typeof answer === 'string') return answer;
+  if (typeof URL === 'function' && answer instanceof URL) return answer.href;
+  throw new PosEncError('INVALID_TYPE', `createPosEnc: locateFile must return a string (or URL), got ${describe(answer)}`);
 }

@@ -32,6 +32,7 @@ import type { TensorsApi } from './io/tensors.js';
 import { transformerXLApi } from './families/transformer-xl.js';
 import type { TransformerXLApi } from './families/transformer-xl.js';
 import { modelApi } from './model/model-api.js';
+import type { Host } from './runtime/host.js';
 import { fromConfig } from './model/rope-from-config.js';
 import type { ModelApi } from './model/model-api.js';
 import { doctorApi } from './tools/doctor.js';
@@ -117,12 +118,12 @@ guardMethods('PositionTable', PositionTable.prototype);
 guardMethods('LayerRopeCache', LayerRopeCache.prototype);
 
 /** @internal Builds the API over a loaded module (loading.ts loads it). */
-export function assemble(raw: RawModule, slots: KernelSlots): PosEnc {
+export function assemble(raw: RawModule, slots: KernelSlots, host: Host = {}): PosEnc {
   const heap = new Heap(raw);
   if (slots.slots !== undefined) heap.call.useFusedKernels(slots.slots);
   const rope = guarded('rope', ropeApi(heap, fromConfig));
   const alibi = guarded('alibi', alibiApi(heap));
-  const model = guarded('model', modelApi(heap, rope, alibi));
+  const model = guarded('model', modelApi(heap, rope, alibi, host));
   return Object.freeze({
     version: VERSION,
     simd: raw.simdArch(),

@@ -31,7 +31,7 @@ export type { DebertaApi, DebertaBucketOptions, DebertaMatrixOptions } from './f
 export type { AlibiApi, AlibiBiasOptions, AlibiForm, AlibiHeads, AlibiSlopeOptions, AttentionMaskInput } from './families/alibi.js';
 export type { AttentionApi, AttentionOptions, AttentionRopeOptions } from './families/attention.js';
 export type {
-  AbsolutePositions, AttentionWindow, GgufMetadata, GgufReadOptions, GgufType, GgufValue, LayerAlibi, LayerCosSin, LayerPlan, LayerRope,
+  AbsolutePositions, AttentionWindow, GgufMetadata, GgufReadOptions, GgufSource, GgufType, GgufValue, LayerAlibi, LayerCosSin, LayerPlan, LayerRope,
   LongRopeSwitch, ModelApi, ModelConfigOptions, ModelLengthOptions, ModelPlan, QueryScaling, RopeForm,
 } from './model/model-api.js';
 export type { LaneOrder, LayerCacheApplyOptions, ModelApplyOptions, ModelCacheOptions } from './model/model-api.js';

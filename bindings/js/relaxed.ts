@@ -19,6 +19,13 @@ export interface KernelSlots {
   slots?: UseFusedKernelsArgs;
 }
 
+/**
+ * The main module's exports as this file reads them. Structural, not `WebAssembly.Exports`: the
+ * declaration files must type-check without the WebAssembly namespace, which a Node-only project
+ * (`lib: ["ES2022"]` and `@types/node`) does not have.
+ */
+export type ModuleExports = Readonly<Record<string, unknown>>;
+
 const SIMD128: KernelSlots = { kernels: 'simd128' };
 
 let decoded: Uint8Array<ArrayBuffer> | undefined;
@@ -41,7 +48,7 @@ export function kernelChoice(value: unknown): KernelChoice {
 }
 
 /** Instantiates the kernel module on the main module's memory and puts its kernels into grown table slots. */
-async function plug(main: WebAssembly.Exports, bytes: Uint8Array<ArrayBuffer>): Promise<KernelSlots> {
+async function plug(main: ModuleExports, bytes: Uint8Array<ArrayBuffer>): Promise<KernelSlots> {
   // Emscripten minifies export names: find the one memory and the one function table by type.
   const exported = Object.values(main);
   const memory = exported.find((e): e is WebAssembly.Memory => e instanceof WebAssembly.Memory);
@@ -63,7 +70,7 @@ async function plug(main: WebAssembly.Exports, bytes: Uint8Array<ArrayBuffer>): 
  * The kernels for `choice`: SIMD128 for 'simd128'; for 'auto' the relaxed ones when the engine runs
  * them, SIMD128 otherwise (silently); for 'relaxed' the relaxed ones or an UNSUPPORTED error saying why not.
  */
-export async function chooseKernels(choice: KernelChoice, main: WebAssembly.Exports): Promise<KernelSlots> {
+export async function chooseKernels(choice: KernelChoice, main: ModuleExports): Promise<KernelSlots> {
   if (choice === 'simd128') return SIMD128;
   const bytes = relaxedModule();
   let why: string;

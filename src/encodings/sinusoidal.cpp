@@ -103,7 +103,8 @@ Status sinusoidal_add(const SinusoidalParams& p, const Positions& positions, std
   std::vector<double> freq;
   POSENC_RETURN_IF_ERROR(detail::sinusoid_frequencies(p, &freq));
   POSENC_RETURN_IF_ERROR(check_angles(positions, batch, seq, freq));
-  if (p.precision == SinusoidPrecision::fast && positions.is_range() && seq >= 2 * detail::kAnchorRows) {
+  if (p.precision == SinusoidPrecision::fast && positions.is_range() && seq >= 2 * detail::kAnchorRows &&
+      detail::range_steps_exactly(freq.data(), freq.size(), positions.offset, seq)) {
     // The fast rows' anchor and offset blocks for these positions, added straight into every
     // batch row: no full rows are written anywhere (the rows equal sinusoidal_table's).
     std::size_t floats = 0;

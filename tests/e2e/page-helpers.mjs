@@ -136,3 +136,28 @@ export async function photograph(scope, path, options = {}) {
   await settled(scope.page());
   await scope.screenshot({ path, ...options });
 }
+
+/**
+ * How an element looks: its effective opacity (its own times its ancestors'), its filter, and the
+ * WCAG contrast ratio of its text colour on its background (the first ancestor's with a colour).
+ */
+export function appearance(scope) {
+  return scope.evaluate((el) => {
+    const rgb = (c) => (c.match(/[\d.]+/g) ?? []).map(Number);
+    const luminance = ([r, g, b]) => {
+      const lin = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+    };
+    let opacity = 1;
+    let background;
+    for (let e = el; e; e = e.parentElement) {
+      const style = getComputedStyle(e);
+      opacity *= Number(style.opacity);
+      const bg = rgb(style.backgroundColor);
+      if (background === undefined && (bg.length === 3 || bg[3] > 0)) background = bg.slice(0, 3);
+    }
+    const fg = luminance(rgb(getComputedStyle(el).color));
+    const bg = luminance(background ?? [255, 255, 255]);
+    return { opacity, filter: getComputedStyle(el).filter, contrast: (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05) };
+  });
+}

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { LabelLayout } from '../../web/js/plot/labels.js';
-import { areaAverage } from '../../web/js/plot/resample.js';
+import { areaAverage } from '../../web/js/compute/resample.js';
 import { bytes, fixed, int, num, plain, signed, sub, tick } from '../../web/js/ui/format.js';
 import { parseNumber } from './page-helpers.mjs';
 
@@ -100,7 +100,7 @@ test('the label grid: a free spot is taken, one on a line is not, boxes do not o
 
 test('the trained table: the hand-written gradient is the loss’s (central differences), and Adam lowers the loss', async () => {
   const { createPosEnc } = await import('../../dist/node.js');
-  const { initialState, lossAndGradient, trainSteps } = await import('../../web/js/sections/learned/train.js');
+  const { initialState, lossAndGradient, trainSteps } = await import('../../web/js/compute/train.js');
   const pe = await createPosEnc();
   const [L, d] = [8, 4];
   const inputs = Float64Array.from({ length: 16 * L }, (_, k) => Math.sin(1.7 * k));

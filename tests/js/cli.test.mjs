@@ -56,6 +56,30 @@ function same(actual, expected, what) {
   }
 }
 
+/**
+ * The columns where the descriptions of a help text's flag table start: a row is
+ * `  --flag [VALUE]  description`, or a usage too long for the column alone on its line with the
+ * description on the next, indented to the column.
+ */
+function helpColumns(text) {
+  const lines = text.split('\n');
+  const start = lines.indexOf('Flags:');
+  assert.ok(start >= 0, 'the help has a Flags: section');
+  const columns = new Set();
+  for (let i = start + 1; i < lines.length && lines[i] !== ''; i++) {
+    const row = /^ {2}(--[a-z0-9-]+(?: [^ ]+)?)( {2,})\S/.exec(lines[i]);
+    if (row) columns.add(row[1].length + row[2].length + 2);
+    else if (/^ {2}--\S+(?: [^ ]+)?$/.test(lines[i])) columns.add(/^ */.exec(lines[++i])[0].length);
+    else assert.fail(`not a flag row: '${lines[i]}'`);
+  }
+  return columns;
+}
+
+test('helpColumns sees a misaligned row', () => {
+  assert.deepEqual([...helpColumns('Flags:\n  --a N    one\n  --bb     two\n')], [11]);
+  assert.equal(helpColumns('Flags:\n  --a N  one\n  --help                 this help\n').size, 2);
+});
+
 test('--version, --help, and help for every command', () => {
   for (const flag of ['--version', '-V', 'version']) assert.equal(ok(flag), `posenc ${version}\n`);
   const none = posenc([]);
@@ -64,10 +88,15 @@ test('--version, --help, and help for every command', () => {
   const help = ok('--help');
   const names = [...help.matchAll(/^ {2}([a-z0-9-]+) {2,}/gm)].map((m) => m[1]);
   assert.deepEqual(names, ['sinusoidal', 'alibi', 't5-bias', 'rope-cache', 'add-sinusoidal', 'add-learned', 'rope', 'shift', 'permute', 'doctor', 'precision', 'info', 'rope-config', 'plan']);
+  // the documentation it points to is a file that exists (the package's docs/cli.md), not a path of the user's project
+  const docs = /^Documentation: (\/\S+\/docs\/cli\.md) \(online: https:\/\/github\.com\/posenc\/posenc\/blob\/main\/docs\/cli\.md\)$/m.exec(help);
+  assert.ok(docs && existsSync(docs[1]), `posenc --help names an existing docs/cli.md:\n${help}`);
   for (const name of names) {
     const text = ok(name, '--help');
     assert.match(text, new RegExp(`^posenc ${name}: .*\\n\\nUsage: posenc ${name}`));
     assert.match(text, /\nExamples:\n {2}posenc /);
+    const columns = helpColumns(text);
+    assert.equal(columns.size, 1, `posenc ${name} --help: the flag descriptions start in one column, not ${[...columns].join(', ')}:\n${text}`);
   }
   // `help <command>` is the same lookup for every command: one is enough (each spawn costs ~0.5 s)
   assert.equal(ok('help', 'rope'), ok('rope', '--help'));

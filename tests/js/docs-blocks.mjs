@@ -8,7 +8,9 @@
 //             `output` block after it is compared when present, with what the commands print on
 //             stdout and stderr (as a terminal shows both), and the seconds a CLI report ends
 //             with (`wrote t.npy: ... in 0.21 s`) masked on both sides: they are the machine's
-//   output    what the block before it prints (standard output)
+//   output    what the block before it prints (standard output), character for character: the
+//             text must be what a user who pastes the program sees (only the final newline of each
+//             side is ignored; a program that rounds for display rounds in its own code)
 //   NOT_PROGRAMS: text (formulas, layouts), json (config fragments), console (commands for a
 //             maintainer's machine, with `$ ` prompts: installs, builds), cpp, cmake
 // Any other language, or none, is an error: nothing is skipped silently.
@@ -71,60 +73,11 @@ export function programsOf(markdown) {
     }
   }
   for (const p of programs) {
-    if (p.block.lang !== 'sh' && (p.expected === undefined || tokens(p.expected).length === 0)) {
+    if (p.block.lang !== 'sh' && (p.expected === undefined || p.expected.trim() === '')) {
       problems.push(`line ${p.block.line}: this ${p.block.lang} block states no output (add an output block after it)`);
     }
   }
   return { programs, problems };
-}
-
-const NUMBER = /^(?:-?Infinity(?![\w$])|NaN(?![\w$])|-?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)/;
-const WORD = /^[A-Za-z_$][A-Za-z0-9_$]*/;
-
-/** Splits printed text into numbers, words and single punctuation characters; whitespace separates only. */
-export function tokens(text) {
-  const out = [];
-  let s = text;
-  while (s.length > 0) {
-    const space = /^\s+/.exec(s);
-    if (space) {
-      s = s.slice(space[0].length);
-      continue;
-    }
-    const number = NUMBER.exec(s);
-    if (number) {
-      out.push({ number: number[0] });
-      s = s.slice(number[0].length);
-      continue;
-    }
-    const word = WORD.exec(s);
-    const text = word ? word[0] : s[0];
-    out.push({ text });
-    s = s.slice(text.length);
-  }
-  return out;
-}
-
-/**
- * How far a printed number may be from the stated one: a stated integer must be printed exactly; a
- * stated decimal is the printed value rounded to the digits shown (half a unit in its last place).
- */
-export function tolerance(stated) {
-  if (/^-?(Infinity|NaN)$/.test(stated)) return 0;
-  const m = /^-?(\d*)\.?(\d*)(?:e([+-]?\d+))?$/.exec(stated);
-  const decimals = stated.includes('.') ? m[2].length : 0;
-  const exponent = m[3] ? Number(m[3]) : 0;
-  if (decimals === 0 && exponent === 0) return 0;
-  return 0.5 * 10 ** (exponent - decimals);
-}
-
-function sameNumber(printed, stated) {
-  const a = Number(printed);
-  const b = Number(stated);
-  if (Number.isNaN(b)) return Number.isNaN(a);
-  if (!Number.isFinite(b)) return a === b;
-  // The tolerance, plus a few ulps so a value printed exactly at the rounding edge still counts.
-  return Math.abs(a - b) <= tolerance(stated) + 4 * Number.EPSILON * Math.abs(b);
 }
 
 /** Text with the seconds at the end of a line (` in 0.21 s`, a CLI report's timing) replaced by a placeholder. */
@@ -132,23 +85,18 @@ export function maskSeconds(text) {
   return text.replace(/ in \d+(?:\.\d+)? s$/gm, ' in (seconds) s');
 }
 
-/** Undefined when `printed` shows what `stated` says (tolerance rule above), else a description of the first difference. */
+/**
+ * Undefined when `printed` is exactly the text `stated` (a final newline apart), else where they
+ * first differ: the line number and both lines.
+ */
 export function compareOutput(printed, stated) {
-  const got = tokens(printed);
-  const want = tokens(stated);
+  const got = printed.replace(/\n$/, '').split('\n');
+  const want = stated.replace(/\n$/, '').split('\n');
   for (let i = 0; i < Math.max(got.length, want.length); i++) {
-    const g = got[i];
-    const w = want[i];
-    const context = () => `printed …${got.slice(Math.max(0, i - 4), i + 4).map((t) => t.number ?? t.text).join(' ')}…`;
-    if (g === undefined) return `the program printed less than stated: missing '${w.number ?? w.text}' (${context()})`;
-    if (w === undefined) return `the program printed more than stated: '${g.number ?? g.text}' (${context()})`;
-    if (w.number !== undefined) {
-      if (g.number === undefined || !sameNumber(g.number, w.number)) {
-        return `stated ${w.number} (±${tolerance(w.number)}), printed ${g.number ?? `'${g.text}'`} (${context()})`;
-      }
-    } else if (g.text !== w.text) {
-      return `stated '${w.text}', printed '${g.number ?? g.text}' (${context()})`;
-    }
+    if (got[i] === want[i]) continue;
+    if (got[i] === undefined) return `the program printed less than stated: line ${i + 1} ${JSON.stringify(want[i])} is missing`;
+    if (want[i] === undefined) return `the program printed more than stated: line ${i + 1} ${JSON.stringify(got[i])}`;
+    return `line ${i + 1}: stated ${JSON.stringify(want[i])}, printed ${JSON.stringify(got[i])}`;
   }
   return undefined;
 }

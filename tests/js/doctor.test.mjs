@@ -130,8 +130,14 @@ test('identify: an emulated Hugging Face float32 pipeline at large positions is 
 test('identify says what the data cannot tell: one pair, positions apart, bfloat16 noise', () => {
   const one = rotated({ base: 10000 }, { headDim: 2, heads: 1 });
   const r1 = pe.doctor.identify(one.before, one.after, one.shape);
-  assert.equal(r1.confidence, 'low');
-  assert.match(r1.notes.join(), /pairing fits almost as well/);
+  // issue 22, item 8: a genuine 2-lane rotation gives a finite answer (it was base NaN, residual Infinity)
+  assert.equal(r1.confidence, 'medium');
+  assert.equal(r1.spec.base, 10000);
+  assert.ok(Number.isFinite(r1.residual) && r1.residual < 1e-6, `${r1.residual}`);
+  assert.match(r1.notes.join(), /one rotated pair \(2 lanes\).*cannot determine a base/);
+  const linear = rotated({ base: 10000, scaling: { type: 'linear', factor: 4 } }, { headDim: 2, heads: 1 });
+  const r1b = pe.doctor.identify(linear.before, linear.after, linear.shape);
+  assert.deepEqual(r1b.spec.scaling, { type: 'linear', factor: 4 });
   const b = randomFloats(8 * 64, 74);
   const a = b.slice();
   const ids = [0, 3, 6, 9, 12, 15, 18, 21];
@@ -194,4 +200,52 @@ test('config: spelled-out cases (truncation, both generations, YaRN factor, dyna
   assert.match(text({ ...base, num_key_value_heads: undefined }), /num_key_value_heads is absent: 4 key\/value heads/);
   throwsPosEnc(() => pe.doctor.config({ ...base, rope_scalling: { type: 'linear' } }), 'INVALID_CONFIG', /^doctor\.config: rope_scalling/);
   throwsPosEnc(() => pe.doctor.config('{'), 'INVALID_CONFIG', /^doctor\.config: the config is not valid JSON/);
+});
+
+test('identify (issue 22, item 8): non-finite tensors, strided positions, YaRN without truncation', () => {
+  const r = rotated({ base: 10000 }, { seq: 8, heads: 1 });
+  for (const [name, bad] of [['before', NaN], ['after', Infinity], ['after', -Infinity]]) {
+    const t = { before: r.before.slice(), after: r.after.slice() };
+    t[name][37] = bad;
+    throwsPosEnc(() => pe.doctor.identify(t.before, t.after, r.shape), 'INVALID_ARGUMENT', new RegExp(`${name}\\[37\\] is ${bad}: the tensors must hold finite values`));
+  }
+  // Positions with a common stride alias the fast pairs (by multiples of 2 pi / 7): unwrapped to the slow pairs' law.
+  const b = randomFloats(8 * 64, 76);
+  for (const [stride, spec] of [[7, { base: 10000 }], [9, { base: 500000, scaling: { type: 'linear', factor: 2 } }]]) {
+    const ids = Array.from({ length: 8 }, (_, t) => stride * t);
+    const a = b.slice();
+    pe.rope.apply(a, null, { dims: [8, 64], positionIds: ids, ...spec });
+    const got = pe.doctor.identify(b, a, { dims: [8, 64], positionIds: ids });
+    assert.equal(got.spec.base, spec.base, `stride ${stride}`);
+    assert.deepEqual(got.spec.scaling, spec.scaling, `stride ${stride}`);
+    assert.ok(got.residual < 1e-6, `stride ${stride}: ${got.residual}`);
+    assert.match(got.notes.join(), new RegExp(`positions are ${stride} apart: \\d+ pairs turn faster`));
+    assert.doesNotMatch(got.notes.join(), /shortFactor/);
+  }
+  // gpt-oss: YaRN factor 32 from 4096, betas 32 and 1, no truncation of the correction range
+  const gptOss = { base: 150000, scaling: { type: 'yarn', factor: 32, originalMaxPositionEmbeddings: 4096, truncate: false } };
+  const y = rotated(gptOss, { seq: 64, heads: 1 });
+  const got = pe.doctor.identify(y.before, y.after, y.shape);
+  assert.deepEqual(got.spec.scaling, gptOss.scaling);
+  assert.equal(got.spec.base, 150000);
+  assert.ok(got.residual < 1e-6, `${got.residual}`);
+  // and the truncated one is still told apart
+  const truncated = { base: 150000, scaling: { type: 'yarn', factor: 32, originalMaxPositionEmbeddings: 4096 } };
+  const t = rotated(truncated, { seq: 64, heads: 1 });
+  assert.deepEqual(pe.doctor.identify(t.before, t.after, t.shape).spec.scaling, truncated.scaling);
+});
+
+test('identify (issue 22, item 9): work linear in the head width', async () => {
+  const { fitWork } = await import('../../dist/tools/doctor-fit.js');
+  for (const [headDim, rotaryDim, pairing] of [[8192, 2, 'interleaved'], [8192, 2, 'half'], [8192, 4096, 'half'], [4096, 4096, 'interleaved']]) {
+    const seq = 4;
+    const before = randomFloats(seq * headDim, 77);
+    const after = before.slice();
+    pe.rope.apply(after, null, { dims: [seq, headDim], rotaryDim, pairing });
+    fitWork.pairRows = 0;
+    const got = pe.doctor.identify(before, after, { dims: [seq, headDim] });
+    assert.equal(got.spec.rotaryDim, rotaryDim);
+    // one interleaved fit at the full width, at most 17 half-pairing fits: each pair-row at most 9 times per lane pair
+    assert.ok(fitWork.pairRows <= 9 * headDim * seq, `${headDim} lanes, ${rotaryDim} rotated: ${fitWork.pairRows} pair-rows`);
+  }
 });

@@ -110,7 +110,9 @@ test('every malformed .npy is an INVALID_FILE error that says what is wrong', ()
   bad(new Uint8Array(0), /io\.readNpy: the file is 0 bytes, too short for an \.npy header/);
   bad(new TextEncoder().encode('PK\x03\x04 this is a zip'), /not an \.npy file: it does not start with the magic bytes/);
   bad(npyBytes({ shape: [3, 4], data, magic: [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 4, 0] }), /format version 4\.0 is not supported/);
-  bad(good.subarray(0, 40), /the header says it is 118 bytes long, but the file ends after 30/);
+  // the file's own bytes are counted (40), not those after the preamble
+  bad(good.subarray(0, 40), /the header says it is 118 bytes long \(the data starts at byte 128\), but the file ends after 40 bytes: it is truncated/);
+  bad(good.subarray(0, 100), /but the file ends after 100 bytes: it is truncated/);
   bad(header("['descr', '<f4']"), /the header is not a dict/);
   bad(header("{'descr': '<f4', 'shape': (3, 4)}"), /the header has no 'fortran_order' key/);
   bad(header("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), 'extra': 1}"), /unexpected key 'extra'/);
@@ -185,7 +187,7 @@ test('every malformed .safetensors is an INVALID_FILE error that says what is wr
   const json = (text) => safetensorsBytes(tensors, { headerJson: text });
   bad(new Uint8Array(5), /io\.readSafetensors: the file is 5 bytes, too short for a safetensors header/);
   bad(new TextEncoder().encode('{"hello": "this is JSON, not safetensors"}'), /the header size field is \d+, not a plausible JSON header size: is this a safetensors file\?/);
-  bad(good.subarray(0, 20), /the header is \d+ bytes long, but the file ends after 12: it is truncated/);
+  bad(good.subarray(0, 20), /the header is \d+ bytes long \(the tensors start at byte \d+\), but the file ends after 20 bytes: it is truncated/);
   bad(json('\u00ff'.repeat(3)).map((b, i) => (i >= 8 && i < 14 ? 0xff : b)), /the header is not valid UTF-8/);
   bad(json('not json'), /does not start with '\{' \(a JSON object\)/);
   bad(json('{"a": '), /the header is not valid JSON/);

@@ -134,3 +134,79 @@ test('an angle that overflows a double is OUT_OF_RANGE, never NaN', () => {
   // The module keeps working.
   assert.equal(pe.sinusoidal.table({ dim: 2, positionIds: [0] }).data[1], 1);
 });
+
+// Issue 22, item 6: a range of positions from a large offset is at the float64 angle (offset + t) w_i
+// row by row, as positionIds are. (Rows stepped by angle addition from a direct row were one
+// rounding of the product p w_i away: 1.1e-4 at 1e12, 0.05 at 1e15.) Every width and frequency below
+// is an ordinary one (w_i != 1), so the product p w_i is rounded.
+const OFFSETS = [1e6, 1e9, 1e12, 1e15];
+// Half a float32 ulp, plus the 2^-30 a stepped row may still differ by below 2^22 (angle_rows.cpp).
+const ONE_ROUNDING = 2 ** -25 + 2 ** -30;
+
+function worstRows(rows, seq, pairs, w, offset, at) {
+  let worst = 0;
+  for (let t = 0; t < seq; t++) {
+    for (let i = 0; i < pairs; i++) {
+      const a = (offset + t) * w[i];
+      const [c, s] = at(rows, t, i);
+      worst = Math.max(worst, Math.abs(c - Math.cos(a)), Math.abs(s - Math.sin(a)));
+    }
+  }
+  return worst;
+}
+
+test('large offsets: rope.apply, applyMultimodal and pe.model.apply are sin/cos of (offset + t) w_i', () => {
+  const headDim = 64;
+  const pairs = headDim / 2;
+  const seq = 150; // more than the 64 rows between direct evaluations
+  const w = pe.rope.frequencies({ rotaryDim: headDim, base: 10000 }).invFreq;
+  const ones = () => { // (x_i, x_{i+pairs}) = (1, 0): the rotation writes (cos, sin)
+    const data = new Float32Array(seq * headDim);
+    for (let t = 0; t < seq; t++) data.fill(1, t * headDim, t * headDim + pairs);
+    return data;
+  };
+  const half = (d, t, i) => [d[t * headDim + i], d[t * headDim + pairs + i]];
+  const plan = pe.model.fromConfig({ hidden_size: headDim, num_attention_heads: 1, num_hidden_layers: 1, rope_theta: 10000 });
+  for (const offset of OFFSETS) {
+    const q = { data: ones(), dims: [1, seq, headDim] };
+    pe.rope.apply(q, null, { numHeads: 1, offset });
+    assert.ok(worstRows(q.data, seq, pairs, w, offset, half) <= ONE_ROUNDING, `rope.apply at offset ${offset}`);
+    const mm = { data: ones(), dims: [1, seq, 1, headDim] };
+    pe.rope.applyMultimodal(mm, null, { layout: 'bshd', mropeSection: [16, 8, 8], offset, base: 10000 });
+    assert.ok(worstRows(mm.data, seq, pairs, w, offset, half) <= ONE_ROUNDING, `applyMultimodal at offset ${offset}`);
+    const m = { data: ones(), dims: [1, seq, headDim] };
+    pe.model.apply(plan, 0, m, null, { numHeads: 1, offset });
+    assert.ok(worstRows(m.data, seq, pairs, w, offset, half) <= ONE_ROUNDING, `model.apply at offset ${offset}`);
+  }
+});
+
+test('large offsets: sinusoidal.table and addTo (exact and fast) are sin/cos of (offset + t) w_i', () => {
+  const dim = 64;
+  const length = 150;
+  const w = pe.sinusoidal.frequencies({ dim });
+  const pair = (d, t, i) => [d[t * dim + 2 * i + 1], d[t * dim + 2 * i]];
+  for (const offset of OFFSETS) {
+    const exact = pe.sinusoidal.table({ dim, length, offset });
+    assert.ok(worstRows(exact.data, length, dim / 2, w, offset, pair) <= ONE_ROUNDING, `table at offset ${offset}`);
+    const added = pe.sinusoidal.addTo({ data: new Float32Array(length * dim), dims: [length, dim] }, { offset });
+    assert.ok(worstRows(added, length, dim / 2, w, offset, pair) <= ONE_ROUNDING, `addTo at offset ${offset}`);
+    // 'fast' keeps its documented 3.2e-7 at every offset (its anchors are exact, and past 2^22 its rows are)
+    const fast = pe.sinusoidal.table({ dim, length, offset, precision: 'fast' });
+    assert.ok(worstRows(fast.data, length, dim / 2, w, offset, pair) <= 3.2e-7, `fast table at offset ${offset}`);
+    const fastAdded = pe.sinusoidal.addTo({ data: new Float32Array(length * dim), dims: [length, dim] }, { offset, precision: 'fast' });
+    assert.ok(worstRows(fastAdded, length, dim / 2, w, offset, pair) <= 3.2e-7, `fast addTo at offset ${offset}`);
+  }
+});
+
+test('large angles in caches: rows past 2^22 radians are the float64 angle too', () => {
+  // Linear factor 1e-3 multiplies the frequencies by 1000: row 8191 of pair 0 is at 8.2e6 radians.
+  const spec = { rotaryDim: 8, base: 10000, scaling: { type: 'linear', factor: 1e-3 } };
+  const w = pe.rope.frequencies(spec).invFreq;
+  const rows = 8192;
+  const cache = pe.rope.createCache({ ...spec, maxPositions: rows });
+  const q = { data: new Float32Array(rows * 8), dims: [1, rows, 8] };
+  for (let t = 0; t < rows; t++) q.data.fill(1, t * 8, t * 8 + 4);
+  cache.apply(q, null, { numHeads: 1 });
+  cache.dispose();
+  assert.ok(worstRows(q.data, rows, 4, w, 0, (d, t, i) => [d[t * 8 + i], d[t * 8 + 4 + i]]) <= ONE_ROUNDING);
+});

@@ -3,49 +3,20 @@
 // rules of llama.cpp's src/llama-model.cpp (rope type per architecture, SWA pattern, gemma3's SWA
 // base), and malformed files as INVALID_FILE errors.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
 import { createPosEnc, throwsPosEnc } from './helpers.mjs';
 import { defaultFreq, llama3RopeFreqs, worstRel, yarnFreq } from './model-formulas.mjs';
 import { fixture } from './model-zoo-expect.mjs';
+import { gguf } from './gguf-bytes.mjs';
 
 const pe = await createPosEnc();
-
-/**
- * A GGUF v3 file with the given [key, type, value] entries (types: 'u32', 'f32', 'str', 'bools') and
- * tensors: a name (dims [4], F32, no data) or { name, values, type = 0 (F32), dims } whose values are
- * written little-endian in the aligned data section (alignment 32, each tensor at a 32-byte offset).
- */
-function gguf(entries, { version = 3, tensors = [] } = {}) {
-  const parts = [];
-  const u32 = (v) => { const b = Buffer.alloc(4); b.writeUInt32LE(v); parts.push(b); };
-  const u64 = (v) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(v)); parts.push(b); };
-  const str = (s) => { u64(Buffer.byteLength(s)); parts.push(Buffer.from(s)); };
-  parts.push(Buffer.from('GGUF'));
-  u32(version);
-  u64(tensors.length);
-  u64(entries.length);
-  for (const [key, type, value] of entries) {
-    str(key);
-    if (type === 'u32') { u32(4); u32(value); }
-    if (type === 'f32') { u32(6); const b = Buffer.alloc(4); b.writeFloatLE(value); parts.push(b); }
-    if (type === 'str') { u32(8); str(value); }
-    if (type === 'bools') { u32(9); u32(7); u64(value.length); parts.push(Buffer.from(value.map((v) => (v ? 1 : 0)))); }
-  }
-  const data = [];
-  let offset = 0;
-  for (const t of tensors) {
-    const { name, values = [], type = 0, dims = [values.length || 4] } = typeof t === 'string' ? { name: t } : t;
-    str(name); u32(dims.length); dims.forEach((d) => u64(d)); u32(type); u64(offset);
-    const b = Buffer.alloc(Math.ceil((values.length * 4) / 32) * 32);
-    values.forEach((v, i) => b.writeFloatLE(v, 4 * i));
-    data.push(b);
-    offset += b.length;
-  }
-  const header = Buffer.concat(parts);
-  const pad = Buffer.alloc(Math.ceil(header.length / 32) * 32 - header.length);
-  return new Uint8Array(Buffer.concat([header, pad, ...data]));
-}
+const cli = fileURLToPath(new URL('../../dist/cli/cli.js', import.meta.url));
 
 const llama = [['general.architecture', 'str', 'llama'], ['llama.block_count', 'u32', 4], ['llama.context_length', 'u32', 32768],
   ['llama.embedding_length', 'u32', 4096], ['llama.attention.head_count', 'u32', 32], ['llama.attention.head_count_kv', 'u32', 8],
@@ -96,7 +67,8 @@ test('bloom GGUF: ALiBi with max_alibi_bias', () => {
 test('malformed or unknown GGUF content is INVALID_FILE naming what is wrong', () => {
   throwsPosEnc(() => pe.model.fromGguf(new Uint8Array([1, 2, 3, 4, 5])), 'INVALID_FILE', /magic "GGUF" is missing/);
   throwsPosEnc(() => pe.model.fromGguf(gguf(llama, { version: 7 })), 'INVALID_FILE', /version 7 is not supported/);
-  throwsPosEnc(() => pe.model.fromGguf(gguf(llama).subarray(0, 60)), 'INVALID_FILE', /ends inside/);
+  throwsPosEnc(() => pe.model.fromGguf(gguf(llama).subarray(0, 60)), 'INVALID_FILE', /claims 8 key\/values, more than its 36 remaining bytes/);
+  throwsPosEnc(() => pe.model.fromGguf(gguf(llama).subarray(0, 200)), 'INVALID_FILE', /ends inside/);
   throwsPosEnc(() => pe.model.fromGguf(gguf([...llama, ['llama.rope.scaling.magic', 'f32', 2]])), 'INVALID_FILE', /llama\.rope\.scaling\.magic may change/);
   throwsPosEnc(() => pe.model.fromGguf(gguf([['general.architecture', 'str', 'rwkv6']])), 'INVALID_FILE', /'rwkv6' is not one posenc knows/);
   throwsPosEnc(() => pe.model.fromGguf(gguf(llama, { tensors: ['rope_freqs.weight'] })), 'INVALID_FILE', /rope_freqs\.weight has dims \[4\]; the RoPE needs 64 values/);
@@ -205,4 +177,141 @@ test('gpt-oss GGUF: llama.cpp set_swa_pattern(2) slides the even layers, as HF g
     ['gpt-oss.attention.head_count', 'u32', 64], ['gpt-oss.attention.key_length', 'u32', 64], ['gpt-oss.attention.sliding_window', 'u32', 128]]));
   assert.deepEqual(plan.layers.map((l) => l.attention), ['sliding_attention', 'full_attention', 'sliding_attention', 'full_attention']);
   assert.deepEqual(plan.layers[0].window, { kind: 'sliding', size: 128, bidirectional: false });
+});
+
+test('names from the file are never looked up in an object with a prototype: constructor, __proto__, toString are plain strings', () => {
+  for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+    throwsPosEnc(() => pe.model.fromGguf(gguf([['general.architecture', 'str', name], ...llama.slice(1)])), 'INVALID_FILE',
+      new RegExp(`general\\.architecture '${name}' is not one posenc knows`));
+    // A key or tensor of that name is one entry like any other: read once, refused when it appears twice.
+    const plan = pe.model.fromGguf(gguf([...llama, [name, 'u32', 1], [`general.${name}`, 'u32', 2]], { tensors: [name] }));
+    assert.equal(plan.layers.length, 4, name);
+    assert.equal(plan.modelType, 'llama');
+    throwsPosEnc(() => pe.model.fromGguf(gguf([...llama, [name, 'u32', 1], [name, 'u32', 1]])), 'INVALID_FILE', new RegExp(`key '${name}' appears twice`));
+    throwsPosEnc(() => pe.model.fromGguf(gguf(llama, { tensors: [name, name] })), 'INVALID_FILE', new RegExp(`tensor '${name}' appears twice`));
+  }
+  // A plan's model_type is looked up the same way when it is written back.
+  const plan = pe.model.fromGguf(gguf(llama));
+  for (const modelType of ['constructor', '__proto__', 'toString']) {
+    throwsPosEnc(() => pe.model.toGguf({ ...plan, modelType }), 'INVALID_ARGUMENT', new RegExp(`model_type '${modelType}' has no llama.cpp architecture`));
+  }
+});
+
+test('posenc plan of a GGUF whose architecture is "constructor" fails with INVALID_FILE', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'posenc-gguf-'));
+  const path = join(dir, 'proto.gguf');
+  writeFileSync(path, gguf([['general.architecture', 'str', 'constructor'], ...llama.slice(1)]));
+  const r = spawnSync(process.execPath, [cli, 'plan', path], { encoding: 'utf8' });
+  assert.notEqual(r.status, 0);
+  assert.equal(r.stdout, '');
+  assert.match(r.stderr, /general\.architecture 'constructor' is not one posenc knows .*\[INVALID_FILE\]/);
+});
+
+/** The Llama 3.1 keys and rope_freqs divisors (see the Llama 3.1 test above), as a file. */
+function llama31({ alignment, extra = [], tensors } = {}) {
+  const cfg = fixture('llama-3.1-8b.json');
+  const rs = cfg.rope_scaling;
+  const divisors = Array.from(llama3RopeFreqs(128, cfg.rope_theta, { factor: rs.factor, low: rs.low_freq_factor, high: rs.high_freq_factor, original: rs.original_max_position_embeddings }));
+  const keys = [...llama, ...extra];
+  return { divisors, file: gguf(keys, { alignment, tensors: tensors ?? [{ name: 'token_embd.weight', values: [1, 2, 3] }, { name: 'rope_freqs.weight', values: divisors }] }) };
+}
+
+test('a GGUF given as a view of a larger buffer is read from the view only: the same plan as its bytes copied, never the bytes around it', () => {
+  const { file } = llama31();
+  const expected = pe.model.fromGguf(file.slice());
+  for (const before of [1, 8, 1000]) {
+    // Canary bytes around the view: float32 2.0, a valid RoPE divisor, so reading them would go unnoticed.
+    const big = new Uint8Array(before + file.length + 4096);
+    new DataView(big.buffer).setFloat32(0, 2, true);
+    for (let i = 0; i + 4 <= big.length; i += 4) big.set(big.subarray(0, 4), i);
+    big.set(file, before);
+    assert.deepEqual(pe.model.fromGguf(big.subarray(before, before + file.length)), expected, `view at ${before}`);
+    // Cut inside the factor tensor: refused, though the bytes after the view would complete it.
+    throwsPosEnc(() => pe.model.fromGguf(big.subarray(before, before + file.length - 64)), 'INVALID_FILE', /pass the whole file/);
+  }
+  // Node's Buffers of small files share one pool: the view is all posenc may read.
+  const pooled = Buffer.from(file);
+  assert.deepEqual(pe.model.fromGguf(pooled), expected);
+  throwsPosEnc(() => pe.model.fromGguf(Buffer.from(file.subarray(0, file.length - 64))), 'INVALID_FILE', /pass the whole file/);
+  // A subclass's overridden accessors are not used.
+  class Lying extends Uint8Array {
+    get length() { return 1 << 30; }
+    get byteOffset() { return 0; }
+    subarray() { throw new Error('caller code ran'); }
+  }
+  const liar = new Lying(file.length);
+  Uint8Array.prototype.set.call(liar, file);
+  assert.deepEqual(pe.model.fromGguf(liar), expected);
+});
+
+test('general.alignment must be a uint32 power of two up to 65536 (gguf.cpp), and tensor offsets multiples of it', () => {
+  const { file, divisors } = llama31({ alignment: 64, extra: [['general.alignment', 'u32', 64]] });
+  const plan = pe.model.fromGguf(file);
+  assert.deepEqual(Array.from(pe.model.frequencies(plan, 0).invFreq).length, 64);
+  assert.deepEqual(plan.layers[0].rope.spec.scaling.shortFactor, Array.from(Float32Array.from(divisors)));
+  for (const [value, type, pattern] of [[0, 'u32', /general\.alignment is 0; it must be a power of two from 1 to 65536/], [3, 'u32', /general\.alignment is 3/],
+    [2 ** 31, 'u32', /general\.alignment is 2147483648/], [32, 'f32', /general\.alignment must be a uint32, got a float32/], [32, 'i32', /must be a uint32/]]) {
+    const bad = llama31({ extra: [['general.alignment', type, value]] }).file;
+    throwsPosEnc(() => pe.model.fromGguf(bad), 'INVALID_FILE', pattern);
+    // As a view of a larger buffer too (alignment 0 used to make the data offset NaN: a read from byte 0 of the buffer).
+    const big = new Uint8Array(bad.length + 512).fill(0x40);
+    big.set(bad, 256);
+    throwsPosEnc(() => pe.model.fromGguf(big.subarray(256, 256 + bad.length)), 'INVALID_FILE', pattern);
+  }
+  throwsPosEnc(() => pe.model.fromGguf(llama31({ tensors: [{ name: 'rope_freqs.weight', values: new Array(64).fill(1), offset: 4 }] }).file), 'INVALID_FILE',
+    /tensor 'rope_freqs\.weight' has offset 4, not a multiple of the alignment 32/);
+  throwsPosEnc(() => pe.model.fromGguf(llama31({ tensors: [{ name: 'rope_freqs.weight', values: new Array(64).fill(1), offset: 2 ** 52 }] }).file), 'INVALID_FILE',
+    /rope_freqs\.weight lies at bytes \d+-\d+, past the end of the bytes given/);
+  throwsPosEnc(() => pe.model.fromGguf(gguf(llama, { tensors: [{ name: 'w', dims: [1, 1, 1, 1, 1] }] })), 'INVALID_FILE', /tensor 'w' has 5 dims/);
+});
+
+test('a second rope_freqs tensor, or any repeated key or tensor, is INVALID_FILE', () => {
+  const { divisors } = llama31();
+  throwsPosEnc(() => pe.model.fromGguf(llama31({ tensors: [{ name: 'rope_freqs.weight', values: divisors }, { name: 'rope_freqs.weight', values: divisors.map((d) => 2 * d) }] }).file),
+    'INVALID_FILE', /tensor 'rope_freqs\.weight' appears twice/);
+  throwsPosEnc(() => pe.model.fromGguf(gguf([...llama, ['llama.rope.freq_base', 'f32', 10000]])), 'INVALID_FILE', /key 'llama\.rope\.freq_base' appears twice/);
+});
+
+test('counts that the file cannot hold are refused before anything is read', () => {
+  throwsPosEnc(() => pe.model.fromGguf(gguf(llama, { kvCount: 2 ** 40 })), 'INVALID_FILE', /claims 1099511627776 key\/values/);
+  throwsPosEnc(() => pe.model.fromGguf(gguf(llama, { tensorCount: 2 ** 50 })), 'INVALID_FILE', /claims 1125899906842624 tensors/);
+  throwsPosEnc(() => pe.model.fromGguf(gguf([...llama, ['tokenizer.ggml.tokens', 'strs', ['a', 'b']]], { kvCount: 9 }).subarray(0, 400)), 'INVALID_FILE', /ends inside|claims/);
+});
+
+test('numeric keys are range-checked as config.json\'s are: counts are integers from 1 to 2^31 - 1, bases and factors > 0', () => {
+  const gemma2 = [['general.architecture', 'str', 'gemma2'], ['gemma2.block_count', 'u32', 4], ['gemma2.embedding_length', 'u32', 512],
+    ['gemma2.attention.head_count', 'u32', 4], ['gemma2.attention.sliding_window', 'u32', 128]];
+  assert.equal(pe.model.fromGguf(gguf(gemma2)).layers[0].window.size, 128);
+  const edit = (base, key, type, value) => base.map((e) => (e[0] === key ? [key, type, value] : e)).concat(base.some((e) => e[0] === key) ? [] : [[key, type, value]]);
+  const cases = [
+    [llama, 'llama.attention.head_count', 'i32', -4, /llama\.attention\.head_count must be > 0, got -4/],
+    [llama, 'llama.attention.head_count', 'u32', 0, /llama\.attention\.head_count must be > 0, got 0/],
+    [llama, 'llama.attention.head_count_kv', 'u32', 0, /llama\.attention\.head_count_kv must be > 0, got 0/],
+    [llama, 'llama.attention.head_count_kv', 'f32', 2.5, /llama\.attention\.head_count_kv must be an integer, got 2\.5/],
+    [llama, 'llama.attention.head_count_kv', 'u32s', [8, 8, 8, 8], /llama\.attention\.head_count_kv differs per layer/],
+    [llama, 'llama.rope.freq_base', 'f32', 0, /llama\.rope\.freq_base must be > 0, got 0/],
+    [llama, 'llama.rope.freq_base', 'f32', -10000, /llama\.rope\.freq_base must be > 0/],
+    [llama, 'llama.rope.freq_base', 'f32', NaN, /llama\.rope\.freq_base must be a number, got NaN/],
+    [llama, 'llama.rope.freq_base', 'str', '10000', /llama\.rope\.freq_base must be a number/],
+    [llama, 'llama.rope.dimension_count', 'u32', 256, /llama\.rope\.dimension_count is 256; it must be an even number from 2 to the head size 128/],
+    [llama, 'llama.rope.dimension_count', 'u32', 63, /dimension_count is 63; it must be an even number/],
+    [llama, 'llama.rope.dimension_count', 'u32', 0, /dimension_count must be > 0/],
+    [llama, 'llama.context_length', 'u32', 0, /llama\.context_length must be > 0/],
+    [llama, 'llama.block_count', 'f32', 2.5, /llama\.block_count must be an integer/],
+    [llama, 'llama.block_count', 'u32', 70000, /llama\.block_count is 70000; a plan holds at most 65536 layers/],
+    [llama, 'llama.embedding_length', 'u32', 2 ** 32 - 1, /llama\.embedding_length is 4294967295, more than any size posenc can address/],
+    [llama, 'llama.attention.key_length', 'u32', 0, /llama\.attention\.key_length must be > 0/],
+    [llama, 'llama.rope.scaling.factor', 'f32', 0, /llama\.rope\.scaling\.factor must be > 0/],
+    [llama, 'llama.rope.scale_linear', 'f32', -2, /llama\.rope\.scale_linear must be > 0/],
+    [edit(llama, 'llama.rope.scaling.type', 'str', 'yarn').concat([['llama.rope.scaling.factor', 'f32', 4]]), 'llama.rope.scaling.yarn_beta_fast', 'f32', -1, /yarn_beta_fast must be >= 0/],
+    [edit(llama, 'llama.rope.scaling.type', 'str', 'yarn').concat([['llama.rope.scaling.factor', 'f32', 4]]), 'llama.rope.scaling.original_context_length', 'u32', 0, /original_context_length must be > 0/],
+    [llama, 'llama.rope.scaling.type', 'u32', 1, /llama\.rope\.scaling\.type must be a string/],
+    [gemma2, 'gemma2.attention.sliding_window', 'i32', -5, /gemma2\.attention\.sliding_window must be > 0, got -5/],
+    [gemma2, 'gemma2.attention.sliding_window', 'u32', 0, /gemma2\.attention\.sliding_window must be > 0, got 0/],
+    [[['general.architecture', 'str', 'bloom'], ['bloom.block_count', 'u32', 2], ['bloom.embedding_length', 'u32', 1024], ['bloom.attention.head_count', 'u32', 16]],
+      'bloom.attention.max_alibi_bias', 'f32', 0, /bloom\.attention\.max_alibi_bias must be > 0/],
+  ];
+  for (const [base, key, type, value, pattern] of cases) {
+    throwsPosEnc(() => pe.model.fromGguf(gguf(edit(base, key, type, value))), 'INVALID_FILE', pattern);
+  }
 });

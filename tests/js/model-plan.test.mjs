@@ -184,7 +184,7 @@ test('unknown position keys and model types are INVALID_CONFIG naming them; unre
   throwsPosEnc(() => pe.model.fromConfig({ ...base, layer_types: ['full_attention', 'mamba'] }), 'INVALID_CONFIG', /layer_types\[1\] 'mamba'/);
   throwsPosEnc(() => pe.model.fromConfig({ ...base, no_rope_layers: [1, 0] }), 'INVALID_CONFIG', /no_rope_layers is not read by model_type 'llama'/);
   throwsPosEnc(() => pe.model.fromConfig({ ...base, num_hidden_layers: undefined }), 'INVALID_CONFIG', /num_hidden_layers is required/);
-  throwsPosEnc(() => pe.model.frequencies({ layers: [] }, 0), 'OUT_OF_RANGE', /layer 0 is outside/);
+  throwsPosEnc(() => pe.model.frequencies({ layers: [] }, 0), 'INVALID_ARGUMENT', /plan\.source must be present/);
   throwsPosEnc(() => pe.model.frequencies(null, 0), 'INVALID_TYPE', /plan must be/);
 });
 

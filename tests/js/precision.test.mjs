@@ -242,3 +242,14 @@ test('bad arguments', () => {
   const plan = pe.model.fromConfig(fixture('llama-3.2-1b-instruct.json'));
   throwsPosEnc(() => pe.precision.oracle(plan, { contextLength: 8, layer: 16 }), 'OUT_OF_RANGE', /layer 16 is outside/);
 });
+
+test('oracle: a call past its work bound is refused up front (issue 22, item 9)', () => {
+  const before = pe.memory.bytes;
+  throwsPosEnc(() => pe.precision.oracle({ rotaryDim: 2 ** 27, base: 10000 }, { contextLength: 8 }), 'OUT_OF_RANGE', /at most 2\^26 \(and at most 65536 lanes\)/);
+  throwsPosEnc(() => pe.precision.oracle({ rotaryDim: 1024, base: 10000 }, { contextLength: 2 ** 18 }), 'OUT_OF_RANGE', /134217728 position-pairs/);
+  const plan = pe.model.fromConfig({ model_type: 'llama', num_hidden_layers: 1, hidden_size: 4096, num_attention_heads: 1, rope_theta: 10000 });
+  throwsPosEnc(() => pe.precision.oracle(plan, { contextLength: 2 ** 16 }), 'OUT_OF_RANGE', /position-pairs/);
+  assert.equal(pe.memory.bytes, before, 'nothing was allocated');
+  // at the bound it runs
+  assert.equal(pe.precision.oracle({ rotaryDim: 2, base: 10000 }, { contextLength: 4096 }).contextLength, 4096);
+});

@@ -4,6 +4,7 @@
 // to the permuted interleaved-RoPE output (projections in float64 here), with GQA and partial
 // rotary, the round trip bit for bit for several element types, and the errors.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 
 import { createPosEnc, randomFloats, throwsPosEnc } from './helpers.mjs';
@@ -152,4 +153,49 @@ test('bad arguments', () => {
   throwsPosEnc(() => pe.rope.permuteWeights([1, 2], { to: 'half', numHeads: 1, dims: [2] }), 'INVALID_TYPE', /typed array/);
   throwsPosEnc(() => pe.rope.permuteWeights({ data: w, dims: [32] }, { to: 'half', numHeads: 2, dims: [32] }), 'INVALID_ARGUMENT', /carries its dims/);
   throwsPosEnc(() => pe.rope.permuteWeights(w, { to: 'half', numHeads: 2, dims: [32], heads: 2 }), 'UNKNOWN_OPTION', /heads/);
+});
+
+test('no caller code runs after the arguments are read: not the input\'s constructor, subarray or species', () => {
+  const heads = 2;
+  const hd = 8;
+  const cols = 3;
+  const values = Float32Array.from({ length: heads * hd * cols }, (_, i) => i);
+  const expected = pe.rope.permuteWeights(values, { to: 'half', numHeads: heads, dims: [heads * hd, cols] }).data;
+  const opts = { to: 'half', numHeads: heads, dims: [heads * hd, cols] };
+  // A constructor that returns the input: the caller's weights would be overwritten with wrong rows.
+  const sneaky = values.slice();
+  Object.defineProperty(sneaky, 'constructor', { value: function Same() { return sneaky; } });
+  const out = pe.rope.permuteWeights(sneaky, opts);
+  assert.deepEqual(Array.from(sneaky), Array.from(values), 'the input is untouched');
+  assert.notEqual(out.data, sneaky);
+  assert.deepEqual(Array.from(out.data), Array.from(expected));
+  // A throwing constructor getter, subarray, or Symbol.species.
+  const throwing = values.slice();
+  Object.defineProperty(throwing, 'constructor', { get() { throw new Error('constructor getter'); } });
+  Object.defineProperty(throwing, 'subarray', { value() { throw new Error('subarray'); } });
+  assert.deepEqual(Array.from(pe.rope.permuteWeights(throwing, opts).data), Array.from(expected));
+  class Species extends Float32Array {
+    static get [Symbol.species]() { throw new Error('species'); }
+    get [Symbol.toStringTag]() { return 'Uint8Array'; }
+  }
+  const sub = new Species(values);
+  const result = pe.rope.permuteWeights({ data: sub, dims: [heads * hd, cols] }, { to: 'half', numHeads: heads });
+  assert.equal(Object.getPrototypeOf(result.data), Float32Array.prototype, 'a plain array of the engine\'s class');
+  assert.deepEqual(Array.from(result.data), Array.from(expected));
+  // A view at an offset reads its own elements only.
+  const padded = new Float32Array(values.length + 8).fill(-1);
+  padded.set(values, 4);
+  assert.deepEqual(Array.from(pe.rope.permuteWeights(padded.subarray(4, 4 + values.length), opts).data), Array.from(expected));
+});
+
+test('a Node Buffer gives a Uint8Array of its bytes permuted, with no DEP0005 warning (the Buffer constructor is never called)', () => {
+  const script = `
+    const { createPosEnc } = await import(${JSON.stringify(new URL('../../dist/node.js', import.meta.url).href)});
+    const pe = await createPosEnc();
+    const buf = Buffer.from(Array.from({ length: 32 }, (_, i) => i));
+    const out = pe.rope.permuteWeights(buf, { to: 'half', numHeads: 2, dims: [8, 4] });
+    console.log(Object.getPrototypeOf(out.data) === Uint8Array.prototype, Array.from(out.data.subarray(0, 8)).join(','));`;
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(run.stderr, '', 'nothing printed: no deprecation warning');
+  assert.equal(run.stdout.trim(), 'true 0,1,2,3,8,9,10,11');
 });

@@ -152,6 +152,17 @@ test('tensors that are not float32, or not on the CPU, are PosEncErrors that say
   assert.throws(() => pe.rope.apply(new Float64Array(4), null, { dims: [1, 4] }), /new Float32Array\(q\)/);
 });
 
+test('a misspelt option name is UNKNOWN_OPTION suggesting the nearest option, as the CLI does for flags', () => {
+  const q = () => new Float32Array(8);
+  const unknown = (pattern) => (e) => e.code === 'UNKNOWN_OPTION' && pattern.test(e.message);
+  assert.throws(() => pe.rope.apply(q(), null, { dims: [1, 1, 1, 8], layot: 'bhsd' }), unknown(/unknown option 'layot' \(did you mean 'layout'\?\)$/));
+  assert.throws(() => pe.rope.apply(q(), null, { dims: [1, 8], ofset: 3 }), unknown(/unknown option 'ofset' \(did you mean 'offset'\?\)$/));
+  assert.throws(() => pe.sinusoidal.table({ lenght: 4, dim: 4 }), unknown(/unknown option 'lenght' \(did you mean 'length'\?\)$/));
+  assert.throws(() => pe.rope.frequencies({ rotaryDim: 8, scaling: { type: 'linear', factr: 2 } }), unknown(/'scaling\.factr'.*did you mean 'factor'/));
+  // nothing near: every known option is listed
+  assert.throws(() => pe.sinusoidal.table({ length: 4, dim: 4, zzzzzzzz: 1 }), unknown(/unknown option 'zzzzzzzz'; known options: .*length/));
+});
+
 test('Hugging Face snake_case keys name the camelCase option or pe.rope.fromConfig', () => {
   const q = () => new Float32Array(8);
   const unknown = (pattern) => (e) => e.code === 'UNKNOWN_OPTION' && pattern.test(e.message);

@@ -1,5 +1,5 @@
 // The packed tarball in browser apps, as users build them: esbuild (esm, iife), Vite (main thread
-// and a worker in Vite's default worker format), webpack 5, Rollup, a module worker with no bundler
+// and a module worker, built in Vite's default worker format and run in Vite's dev server), webpack 5, Rollup, a module worker with no bundler
 // and a classic worker; each run in headless Chromium with a RoPE call checked. Where an app cannot
 // find posenc.wasm, the failure must be a LOAD_FAILED PosEncError naming the URL and the fixes.
 import assert from 'node:assert/strict';
@@ -12,7 +12,7 @@ import { rollup } from 'rollup';
 import webpack from 'webpack';
 
 import {
-  BIN, ROOT, browserApp, checkResult, launchBrowser, packAndInstall, page, removeWork, sh, workerApp, workerHost,
+  BIN, ROOT, browserApp, checkResult, launchBrowser, packAndInstall, page, removeWork, sh, startViteDev, workerApp, workerHost,
 } from './support.mjs';
 
 let ctx, browser;
@@ -85,27 +85,53 @@ test('esbuild --format=iife: the default entry says why it cannot load; posenc/e
   assert.deepEqual(embedded.wasmResponses, [], 'nothing fetched: the module is inside the bundle');
 });
 
-test('Vite (vite build, no configuration): main thread and a worker in the default (iife) worker format', async () => {
+/**
+ * A Vite app as docs/install.md section 4 writes one: the main thread imports posenc and starts a
+ * module worker (`{ type: 'module' }`, which the dev server needs) that imports it too, with no
+ * top-level await (vite build bundles workers as iife by default).
+ */
+function viteApp() {
   src('vite-main.js', `${browserApp('posenc').replace('document.body.dataset.result = JSON.stringify(', 'main(')}
 function main(value) {
-  const worker = new Worker(new URL('./vite-worker.js', import.meta.url));
+  const worker = new Worker(new URL('./vite-worker.js', import.meta.url), { type: 'module' });
   worker.onmessage = (event) => { document.body.dataset.result = JSON.stringify({ main: value, worker: event.data }); };
   worker.onerror = (event) => { document.body.dataset.result = JSON.stringify({ main: value, worker: { error: event.message } }); };
 }
 `);
   src('vite-worker.js', workerApp('posenc'));
   writeFileSync(join(ctx.app, 'index.html'), page('/src/vite-main.js'));
+}
+
+test('Vite (vite build, no configuration): main thread and a module worker, bundled in the default (iife) worker format', async () => {
+  viteApp();
   sh(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', 'dist-vite', '--logLevel', 'warn'], ctx.app);
   const assets = readdirSync(join(ctx.app, 'dist-vite', 'assets'));
   assert.ok(assets.some((f) => /^posenc-.*\.wasm$/.test(f)), `posenc.wasm among the assets: ${assets.join(', ')}`);
   const workerFile = assets.find((f) => /^vite-worker-.*\.js$/.test(f));
   assert.ok(workerFile, `the worker bundle among the assets: ${assets.join(', ')}`);
-  assert.doesNotMatch(readFileSync(join(ctx.app, 'dist-vite', 'assets', workerFile), 'utf8'), /^\s*(import|export)[\s{*]/m, 'a classic (iife) worker');
+  assert.doesNotMatch(readFileSync(join(ctx.app, 'dist-vite', 'assets', workerFile), 'utf8'), /^\s*(import|export)[\s{*]/m, 'an iife worker');
   const { result, problems, wasmResponses } = await browser.open(join(ctx.app, 'dist-vite'));
   assert.deepEqual(problems, []);
   checkResult(result.main);
   checkResult(result.worker);
   assert.ok(wasmResponses.length >= 1 && wasmResponses.every((r) => r.status === 200 && r.type === 'application/wasm'));
+});
+
+test('Vite dev server (vite, no configuration): the same app, main thread and module worker', async () => {
+  viteApp();
+  const vite = await startViteDev(ctx.app);
+  let opened;
+  try {
+    opened = await browser.openUrl(vite.url);
+  } finally {
+    await vite.stop();
+  }
+  const { result, problems, wasmResponses } = opened;
+  assert.deepEqual(problems, [], vite.output());
+  checkResult(result.main);
+  checkResult(result.worker);
+  // the dev server serves the module from the installed package, unbundled
+  assert.ok(wasmResponses.length >= 1 && wasmResponses.every((r) => r.status === 200), JSON.stringify(wasmResponses));
 });
 
 test('webpack 5 (no configuration beyond entry and output) emits posenc.wasm as an asset and runs', async () => {

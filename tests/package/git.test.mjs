@@ -1,6 +1,6 @@
 // Installing posenc from git (`npm install git+file://<this repository>`), as `npm install
 // git+https://github.com/posenc/posenc` does: npm clones the committed tree into its cache, installs
-// the devDependencies, runs `prepare` (scripts/prepare.mjs) and packs the result. With the toolchain
+// the devDependencies, runs the `postprepare` script (scripts/prepare.mjs) and packs the result. With the toolchain
 // present the installed package works; with Emscripten hidden (a mount namespace, as root) the
 // install stops with a message naming what is missing and the tarball route.
 import assert from 'node:assert/strict';
@@ -28,7 +28,7 @@ function emptyApp(name) {
   return app;
 }
 
-test('npm install git+file://... builds posenc with prepare, and it works', () => {
+test('npm install git+file://... builds posenc (scripts/prepare.mjs), and it works', () => {
   const app = emptyApp('with-toolchain');
   const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', spec], { cwd: app, env, encoding: 'utf8' });
   assert.equal(install.status, 0, `npm install from git failed:\n${install.stdout}\n${install.stderr}`);

@@ -34,7 +34,17 @@ test('package.json is ready to publish: repository, homepage, bugs, engines, exp
   assert.equal(pkg.bugs.url, 'https://github.com/posenc/posenc/issues');
   assert.match(pkg.engines.node, /^>=\d+/);
   assert.deepEqual(Object.keys(pkg.exports), ['.', './embedded', './posenc.wasm', './package.json']);
-  assert.equal(pkg.scripts.prepare, 'node scripts/prepare.mjs');
+});
+
+test('the packed package.json has no install-time script, and npm install of the tarball warns about none', () => {
+  const pkg = JSON.parse(readFileSync(join(ctx.app, 'node_modules', 'posenc', 'package.json'), 'utf8'));
+  // npm runs these for a dependency (prepare for one from a tarball, git or a folder)
+  for (const script of ['preinstall', 'install', 'postinstall', 'prepare']) assert.equal(pkg.scripts?.[script], undefined, `scripts.${script} is packed`);
+  assert.doesNotMatch(ctx.installOutput, /posenc@[^\s]* \(/, `npm install printed a warning about a script of posenc:\n${ctx.installOutput}`);
+  assert.doesNotMatch(ctx.installOutput, /install-scripts|allowScripts/, `npm install printed:\n${ctx.installOutput}`);
+  // the checkout still builds on npm ci / npm install: npm runs postprepare for the project itself
+  const repo = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+  assert.equal(repo.scripts.postprepare, 'node scripts/prepare.mjs');
 });
 
 test('Node ESM: named exports, one instance, a RoPE call, errors', () => {
@@ -142,9 +152,13 @@ test('the posenc command is installed as a bin and runs', () => {
   const out = sh(join(ctx.app, 'node_modules', '.bin', 'posenc'), ['sinusoidal', '--length', '3', '--dim', '4', '--out', join(ctx.app, 't.json')], ctx.app);
   assert.match(out, /t\.json/);
   assert.match(sh(join(ctx.app, 'node_modules', '.bin', 'posenc'), ['info'], ctx.app), /^posenc \d/);
+  // its help points to the docs installed with it
+  const help = sh(join(ctx.app, 'node_modules', '.bin', 'posenc'), ['--help'], ctx.app);
+  assert.ok(help.includes(`Documentation: ${join(ctx.app, 'node_modules', 'posenc', 'docs', 'cli.md')} (online: `), help);
+  assert.ok(ctx.files.includes('docs/cli.md'));
 });
 
-test('TypeScript consumers type-check against the shipped typings (nodenext, node16, bundler)', () => {
+test('TypeScript consumers type-check against the shipped typings (nodenext, node16, bundler, Node-only)', () => {
   write('use.mts', `
     import { createPosEnc, PosEncError, type Tensor } from 'posenc';
     import { createPosEnc as createEmbedded } from 'posenc/embedded';
@@ -183,7 +197,18 @@ test('TypeScript consumers type-check against the shipped typings (nodenext, nod
   config('tsconfig.nodenext.json', { module: 'nodenext', moduleResolution: 'nodenext' }, ['use.mts', 'use.cts']);
   config('tsconfig.node16.json', { module: 'node16', moduleResolution: 'node16' }, ['use.mts', 'use.cts']);
   config('tsconfig.bundler.json', { module: 'esnext', moduleResolution: 'bundler' }, ['use-bundler.ts']);
-  for (const config of ['tsconfig.nodenext.json', 'tsconfig.node16.json', 'tsconfig.bundler.json']) {
+  // A Node-only project: lib ES2022 and @types/node (this checkout's), no DOM; the typings need no
+  // WebAssembly namespace, which such a project does not have.
+  write('use-node.mts', `
+    import { readFileSync } from 'node:fs';
+    import { createPosEnc, type Tensor } from 'posenc';
+    const pe = await createPosEnc({ wasmBinary: readFileSync('node_modules/posenc/dist/posenc.wasm') });
+    const t: Tensor = pe.io.readNpy(readFileSync('t.npy'));
+    console.log(t.dims);
+  `);
+  config('tsconfig.node-only.json', { module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022'], types: ['node'],
+    typeRoots: [join(ROOT, 'node_modules', '@types')] }, ['use.mts', 'use.cts', 'use-node.mts']);
+  for (const config of ['tsconfig.nodenext.json', 'tsconfig.node16.json', 'tsconfig.bundler.json', 'tsconfig.node-only.json']) {
     sh(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', config], ctx.app);
   }
 });

@@ -1,7 +1,7 @@
 // What the package suites share: the packed tarball installed into an empty app folder, one headless
 // Chromium for every browser check, and the RoPE check each app runs and reports.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,7 +22,8 @@ export function sh(cmd, args, cwd, env = {}) {
 
 /**
  * `npm pack` of this checkout (dist/ must be built), installed with npm into a new empty app
- * folder. Returns { work, app, tarball, files } (files: the paths the tarball holds).
+ * folder. Returns { work, app, tarball, files, installOutput } (files: the paths the tarball holds;
+ * installOutput: what `npm install` printed, stdout and stderr).
  */
 export function packAndInstall(prefix) {
   const work = mkdtempSync(join(tmpdir(), prefix));
@@ -31,8 +32,9 @@ export function packAndInstall(prefix) {
   const tarball = join(work, readdirSync(work).find((f) => f.endsWith('.tgz')));
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
-  sh('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], app);
-  return { work, app, tarball, files: packed[0].files.map((f) => f.path), packed: packed[0] };
+  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--offline', tarball], { cwd: app, encoding: 'utf8' });
+  if (install.status !== 0) throw new Error(`npm install ${tarball} failed:\n${install.stdout}\n${install.stderr}`);
+  return { work, app, tarball, files: packed[0].files.map((f) => f.path), packed: packed[0], installOutput: install.stdout + install.stderr };
 }
 
 export function removeWork(work) {
@@ -84,6 +86,14 @@ export async function launchBrowser() {
    */
   async function open(dir, page = 'index.html') {
     const { server, url } = await startServer({ port: 0, root: dir });
+    try {
+      return await openUrl(url + page);
+    } finally {
+      await stopServer(server);
+    }
+  }
+  /** Opens `url` (served by someone else) and waits for body[data-result], as `open` does. */
+  async function openUrl(url) {
     const context = await browser.newContext();
     const problems = [];
     const wasmResponses = [];
@@ -95,15 +105,43 @@ export async function launchBrowser() {
         if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${new URL(r.url()).pathname}`);
         if (new URL(r.url()).pathname.endsWith('.wasm')) wasmResponses.push({ status: r.status(), type: r.headers()['content-type'] });
       });
-      await tab.goto(url + page);
+      await tab.goto(url);
       await tab.waitForSelector('body[data-result]', { state: 'attached', timeout: 30_000 });
       return { result: JSON.parse(await tab.getAttribute('body', 'data-result')), problems, wasmResponses };
     } finally {
       await context.close();
-      await stopServer(server);
     }
   }
-  return { open, close: () => browser.close() };
+  return { open, openUrl, close: () => browser.close() };
+}
+
+/**
+ * Vite's dev server (`vite`, as `npm run dev` starts it) on `root`, on a free port of 127.0.0.1:
+ * resolves to { url, stop } once it listens; `stop()` ends it and waits until it has exited.
+ */
+export function startViteDev(root) {
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), '--host', '127.0.0.1', '--port', '0', '--strictPort', '--clearScreen', 'false'],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  let printed = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => { stop(); reject(new Error(`vite did not start in 60 s:\n${printed}`)); }, 60_000);
+    const read = (chunk) => {
+      printed += chunk;
+      const local = /Local:\s+(http:\/\/127\.0\.0\.1:\d+\/)/.exec(printed.replace(/\x1b\[[0-9;]*m/g, ''));
+      if (local) {
+        clearTimeout(timer);
+        resolve({ url: local[1], stop, output: () => printed });
+      }
+    };
+    child.stdout.setEncoding('utf8').on('data', read);
+    child.stderr.setEncoding('utf8').on('data', read);
+    exited.then((code) => { clearTimeout(timer); reject(new Error(`vite exited (${code}) before listening:\n${printed}`)); });
+  });
 }
 
 /** An HTML page that runs `script` (a module by default; a classic script is deferred, so the body exists). */

@@ -3,7 +3,7 @@
 import { createPosEnc, LayerRopeCache, PosEncError, RopeCache, PositionTable } from 'posenc';
 import type {
   PosEnc, PosEncErrorCode, Tensor, TensorLike, RopeApplyOptions, RopeFrequencies, RopeModelSpec, RopeScaling, Float64Tensor,
-  Llama3Band, SafetensorsHeader, LearnedInterpolateOptions, ModelPlan, RopeTensorOptions, GgufType, GgufValue,
+  Llama3Band, SafetensorsHeader, LearnedInterpolateOptions, ModelPlan, RopeTensorOptions, GgufSource, GgufType, GgufValue,
 } from 'posenc';
 
 const pe: PosEnc = await createPosEnc();
@@ -115,4 +115,10 @@ const ggufValue: GgufValue = { type: ggufType, value: 10000 };
 // @ts-expect-error GGUF types are the format's names
 const badType: GgufType = 'f32';
 console.log(ggufValue, badType);
+// A GGUF file's plan from its header alone: a Blob (or File), a stream, or in Node a path
+const sources: GgufSource[] = [new Blob([new Uint8Array(8)]), 'model.gguf', new URL('file:///model.gguf'), new Uint8Array(8)];
+const fromFile: Promise<ModelPlan> = pe.model.fromGgufFile(sources[0]!, { contextLength: 4096 });
+// @ts-expect-error a number is no GGUF source
+void pe.model.fromGgufFile(42);
+void fromFile;
 console.log(version, y, pe.PosEncError === PosEncError);

@@ -1,10 +1,14 @@
 #!/usr/bin/env node
 // The `posenc` program: generate tables and biases into files, apply encodings to tensor files,
 // inspect a model's RoPE. `posenc --help` lists the commands, `posenc <command> --help` their flags;
-// docs/cli.md documents them all.
+// docs/cli.md documents them all (installed with the package: programHelp() prints where).
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
 import type { Command } from './command.js';
 import { translateMessage } from './command.js';
 import { COMMANDS } from './commands.js';
+import type { Flag } from './flags.js';
 import { CliError, flagTable, flagUsage, parseFlags, suggest } from './flags.js';
 import { DEFAULT_CHUNK_BYTES } from './jobs.js';
 import { removeUnfinished } from './output.js';
@@ -15,6 +19,22 @@ import { VERSION } from '../posenc.js';
 
 /** Errors about an input file: exit code 1, and no pointer to the flags. */
 const FILE_CODES: ReadonlySet<string> = new Set(['INVALID_FILE', 'FILE_NOT_FOUND', 'NOT_A_FILE', 'FILE_UNREADABLE']);
+
+/** The `--help` row of every command's flag table (parseFlags reads --help itself). */
+const HELP_FLAG: Flag = { name: 'help', kind: 'switch', help: 'this help' };
+
+/** The package's page on the CLI, where the program can point a user. */
+const DOCS_URL = 'https://github.com/posenc/posenc/blob/main/docs/cli.md';
+
+/**
+ * Where the CLI's documentation is: docs/cli.md of the installed package (the tarball ships
+ * docs/*.md beside dist/), as an absolute path, with the package homepage's copy; the homepage's
+ * alone when the file is not there (a bundled copy of the CLI).
+ */
+function documentation(): string {
+  const installed = fileURLToPath(new URL('../../docs/cli.md', import.meta.url));
+  return existsSync(installed) ? `${installed} (online: ${DOCS_URL})` : DOCS_URL;
+}
 
 function programHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -27,7 +47,8 @@ function programHelp(): string {
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Files: .npy and .safetensors (read and written piece by piece, any size the disk holds), .json (small tensors).',
-    'Progress (rate, time left) shows on a terminal for jobs over a second. Documentation: docs/cli.md.',
+    'Progress (rate, time left) shows on a terminal for jobs over a second.',
+    `Documentation: ${documentation()}`,
   ].join('\n');
 }
 
@@ -41,8 +62,7 @@ function commandHelp(c: Command): string {
     '',
     ...(c.positional ? [`  ${c.positional.name}  ${c.positional.help}`, ''] : []),
     'Flags:',
-    ...flagTable(c.flags),
-    '  --help                            this help',
+    ...flagTable([...c.flags, HELP_FLAG]),
     '',
     'Examples:',
     ...c.examples.map((e) => `  ${e}`),

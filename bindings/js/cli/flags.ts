@@ -1,5 +1,6 @@
 // Command-line flags: their declarations, the parser (`--name value`, `--name=value`, negative
 // numbers as values, `--no-name` for switches) and the checks that name the flag in every message.
+import { nearestName } from '../runtime/nearest.js';
 
 /** A command-line mistake: printed with the command's usage hint, exit code 2. */
 export class CliError extends Error {
@@ -42,34 +43,8 @@ export interface Parsed {
   help: boolean;
 }
 
-/** Edit distance, for "did you mean" (small strings only). */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const up = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = up;
-    }
-  }
-  return row[b.length]!;
-}
-
-/** The nearest of `names` to `wanted`, if it is close enough to be a typo. */
-export function suggest(wanted: string, names: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const n of names) {
-    const d = n.startsWith(wanted) && wanted.length >= 3 ? 0.5 : distance(wanted, n);
-    if (d < bestDistance) {
-      best = n;
-      bestDistance = d;
-    }
-  }
-  return bestDistance <= Math.max(2, Math.floor(wanted.length / 3)) ? best : undefined;
-}
+/** The nearest of `names` to `wanted`, if it is close enough to be a typo (the API's rule). */
+export const suggest = nearestName;
 
 /** Checks one flag value and converts it. */
 function convert(flag: Flag, raw: string): string | number {

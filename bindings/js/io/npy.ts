@@ -129,7 +129,8 @@ export function parseNpyHeader(fn: string, bytes: Uint8Array, options: ReadNpyOp
   const major = bytes[6]!;
   const lengthBytes = major === 1 ? 2 : 4;
   if (dataOffset > bytes.length) {
-    throw invalid(fn, `the header says it is ${dataOffset - 8 - lengthBytes} bytes long, but the file ends after ${bytes.length - 8 - lengthBytes}`);
+    throw invalid(fn, `the header says it is ${dataOffset - 8 - lengthBytes} bytes long (the data starts at byte ${dataOffset}), ` +
+      `but the file ends after ${bytes.length} bytes: it is truncated`);
   }
   let text: string;
   try {

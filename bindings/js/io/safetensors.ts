@@ -77,7 +77,7 @@ export function listSafetensors(fn: string, bytes: Uint8Array): SafetensorsHeade
     throw invalid(fn, `the header size field is ${size}, not a plausible JSON header size: is this a safetensors file?`);
   }
   if (8 + size > bytes.length) {
-    throw invalid(fn, `the header is ${size} bytes long, but the file ends after ${bytes.length - 8}: it is truncated`);
+    throw invalid(fn, `the header is ${size} bytes long (the tensors start at byte ${8 + size}), but the file ends after ${bytes.length} bytes: it is truncated`);
   }
   let json: string;
   try {

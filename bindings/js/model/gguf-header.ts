@@ -1,8 +1,10 @@
 // The GGUF header (ggml docs/gguf.md, versions 2 and 3, little-endian): its key/value metadata and
 // tensor list read from bytes, and a metadata-only header written back. No network, no Node APIs:
-// works on an ArrayBuffer or Uint8Array in browsers and Node. Malformed input is INVALID_FILE.
+// works on bytes in browsers and Node (gguf-source.ts streams them from a Blob, file or stream).
+// Every table keyed by the file's strings is a Map. Malformed input is INVALID_FILE.
 import * as args from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
+import { attachedLength, bufferOf, byteOffsetOf, typedArrayName } from '../runtime/typed.js';
 
 /** GGUF value types, index = the type id of the format. */
 export const GGUF_TYPES = ['uint8', 'int8', 'uint16', 'int16', 'uint32', 'int32', 'float32', 'bool', 'string', 'array',
@@ -30,28 +32,63 @@ export interface GgufTensorInfo {
   offset: number;
 }
 
+/** The header as posenc reads it: every table keyed by the file's strings is a Map. */
 export interface GgufHeader {
   version: number;
-  metadata: Record<string, GgufValue>;
-  tensors: GgufTensorInfo[];
-  /** Byte offset of the data section (after alignment), or -1 when the bytes end before it. */
+  /**
+   * The key/values, by key (each key once). Arrays longer than {@link MAX_KEPT_ARRAY} (tokenizer
+   * lists) are stepped over, not kept nor decoded: `value` is `[]`, `count` says how long.
+   */
+  metadata: Map<string, GgufValue & { count?: number }>;
+  /** The tensors, by name (each name once). */
+  tensors: Map<string, GgufTensorInfo>;
+  /** Byte offset of the data section (after alignment) from the start of the file. */
   dataOffset: number;
+  /** `general.alignment` (default 32). */
+  alignment: number;
 }
 
 const MAGIC = 0x46554747; // "GGUF" little-endian
+/** The most bytes posenc reads as a GGUF header (key/values and tensor list); real models' headers are a few MiB, mostly the tokenizer's lists. */
+export const MAX_GGUF_HEADER_BYTES = 64 * 1024 * 1024;
+/** The largest `general.alignment` posenc reads (a power of two; ggml's default is 32). */
+export const MAX_GGUF_ALIGNMENT = 65536;
+/** Arrays of more elements than this (tokenizer lists) are walked and checked but not kept: no key posenc reads holds more (one entry per layer at most). */
+export const MAX_KEPT_ARRAY = 65536;
+/** ggml.h GGML_MAX_DIMS. */
+const MAX_DIMS = 4;
+/** Bytes of each scalar value type (0 for string and array). */
+const SIZES = [1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8];
+
+/**
+ * Thrown by the reader, never to a caller, when it needs bytes past those it was given and the file
+ * is known to go on: the streaming reader (gguf-source.ts) then reads up to `upTo` and parses again.
+ */
+export class NeedMoreBytes {
+  constructor(readonly upTo: number) {}
+}
 
 class Reader {
   pos = 0;
   readonly view: DataView;
   readonly text = new TextDecoder('utf-8', { fatal: true });
-  constructor(readonly fn: string, readonly bytes: Uint8Array) {
+  /** `bytes` are the first bytes of a file of `fileSize` bytes (fileSize = bytes.length: the whole file was given). */
+  constructor(readonly fn: string, readonly bytes: Uint8Array, readonly fileSize: number) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
   fail(what: string): never {
-    throw new PosEncError('INVALID_FILE', `${this.fn}: ${what} (at byte ${this.pos} of ${this.bytes.length})`);
+    throw new PosEncError('INVALID_FILE', `${this.fn}: ${what} (at byte ${this.pos} of ${this.fileSize})`);
+  }
+  /** The bytes left in the file after the current position. */
+  left(): number {
+    return this.fileSize - this.pos;
   }
   need(n: number, what: string): void {
-    if (this.pos + n > this.bytes.length) this.fail(`the file ends inside ${what}`);
+    if (n > this.left()) this.fail(`the file ends inside ${what}`);
+    if (this.pos + n > MAX_GGUF_HEADER_BYTES) {
+      throw new PosEncError('INVALID_FILE', `${this.fn}: the GGUF header goes on past ${MAX_GGUF_HEADER_BYTES} bytes (inside ${what}); posenc reads headers of at most that size`);
+    }
+    if (n > this.bytes.length - this.pos) throw new NeedMoreBytes(this.pos + n);
   }
   u32(what: string): number {
     this.need(4, what);
@@ -61,10 +98,12 @@ class Reader {
   }
   u64(what: string): number {
     this.need(8, what);
-    const v = this.view.getBigUint64(this.pos, true);
+    const lo = this.view.getUint32(this.pos, true);
+    const hi = this.view.getUint32(this.pos + 4, true);
+    // Two halves, not a BigInt: this runs for every string of a tokenizer's lists.
+    if (hi > 0x1fffff) this.fail(`${what} ${this.view.getBigUint64(this.pos, true)} is too large`);
     this.pos += 8;
-    if (v > BigInt(Number.MAX_SAFE_INTEGER)) this.fail(`${what} ${v} is too large`);
-    return Number(v);
+    return hi * 2 ** 32 + lo;
   }
   string(what: string): string {
     const n = this.u64(`the length of ${what}`);
@@ -78,13 +117,12 @@ class Reader {
     }
   }
   scalar(type: number, what: string): number | boolean | string {
-    const sizes = [1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8];
     if (type === 8) return this.string(what);
-    if (type === 9 || type < 0 || type >= sizes.length) this.fail(`${what} has value type ${type}, which GGUF does not define here`);
-    this.need(sizes[type]!, what);
+    if (type === 9 || type < 0 || type >= SIZES.length) this.fail(`${what} has value type ${type}, which GGUF does not define here`);
+    this.need(SIZES[type]!, what);
     const v = this.view;
     const p = this.pos;
-    this.pos += sizes[type]!;
+    this.pos += SIZES[type]!;
     switch (type) {
       case 0: return v.getUint8(p);
       case 1: return v.getInt8(p);
@@ -108,56 +146,115 @@ class Reader {
   }
 }
 
-/** The bytes of a Uint8Array or ArrayBuffer argument. */
+const arrayBufferLength = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength')!.get!;
+
+/** Whether `value` is an ArrayBuffer, by its internal slot (a Proxy's traps never run). */
+export function isArrayBuffer(value: unknown): value is ArrayBuffer {
+  try {
+    arrayBufferLength.call(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The bytes of a Uint8Array or ArrayBuffer argument, as a plain Uint8Array over exactly the caller's
+ * view (read through the engine's own accessors: a subclass's getters or methods never run, and no
+ * byte before or after the view can be read).
+ */
 export function asBytes(fn: string, bytes: unknown): Uint8Array {
-  if (bytes instanceof Uint8Array) return bytes;
-  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  if (typedArrayName(bytes) === 'Uint8Array' && ArrayBuffer.isView(bytes)) {
+    const length = attachedLength(fn, 'bytes', bytes);
+    return new Uint8Array(bufferOf.call(bytes), byteOffsetOf.call(bytes), length);
+  }
+  if (isArrayBuffer(bytes)) return new Uint8Array(bytes);
   throw new PosEncError('INVALID_TYPE', `${fn}: the GGUF bytes must be a Uint8Array or ArrayBuffer, got ${args.describe(bytes)}`);
 }
 
-/** Reads the header of a GGUF file from its bytes (the whole file, or at least its header). */
-export function readGgufHeader(fn: string, input: unknown): GgufHeader {
-  const r = new Reader(fn, asBytes(fn, input));
-  if (r.bytes.length < 4 || r.view.getUint32(0, true) !== MAGIC) r.fail('not a GGUF file (the magic "GGUF" is missing)');
-  r.pos = 4;
+/**
+ * Reads the header of a GGUF file from its first bytes. `fileSize` is the size of the whole file
+ * (default: the bytes are the whole file, or all of it posenc may read); when the bytes end before
+ * the header does and the file goes on, {@link NeedMoreBytes} says how many to read.
+ */
+export function readGgufHeader(fn: string, bytes: Uint8Array, fileSize = bytes.length): GgufHeader {
+  const r = new Reader(fn, bytes, fileSize);
+  if (fileSize < 4) r.fail('not a GGUF file (the magic "GGUF" is missing)');
+  if (r.u32('the magic') !== MAGIC) r.fail('not a GGUF file (the magic "GGUF" is missing)');
   const version = r.u32('the version');
   if (version !== 2 && version !== 3) r.fail(`GGUF version ${version} is not supported (2 and 3 are)`);
   const tensorCount = r.u64('the tensor count');
   const kvCount = r.u64('the key/value count');
-  const metadata: Record<string, GgufValue> = {};
+  // Each key/value takes at least 13 bytes (key length 8, type 4, a 1-byte value), each tensor entry 24.
+  if (kvCount > r.left() / 13) r.fail(`the file claims ${kvCount} key/values, more than its ${r.left()} remaining bytes can hold`);
+  if (tensorCount > r.left() / 24) r.fail(`the file claims ${tensorCount} tensors, more than its ${r.left()} remaining bytes can hold`);
+  const metadata = new Map<string, GgufValue & { count?: number }>();
   for (let i = 0; i < kvCount; i++) {
     const key = r.string(`key ${i}`);
-    if (key in metadata) r.fail(`key '${key}' appears twice`);
+    if (metadata.has(key)) r.fail(`key '${key}' appears twice`);
     const type = r.u32(`the type of '${key}'`);
     if (type === 9) {
       const itemType = r.u32(`the element type of '${key}'`);
       if (itemType === 9) r.fail(`'${key}' is an array of arrays, which posenc does not read`);
+      if (itemType >= SIZES.length) r.fail(`'${key}' has element type ${itemType}, which GGUF does not define`);
       const count = r.u64(`the length of '${key}'`);
-      if (count > r.bytes.length - r.pos) r.fail(`'${key}' claims ${count} elements, more than the bytes left`);
-      const value = Array.from({ length: count }, (_, j) => r.scalar(itemType, `${key}[${j}]`));
-      metadata[key] = { type: 'array', itemType: GGUF_TYPES[itemType]!, value };
+      if (count > r.left() / (itemType === 8 ? 8 : SIZES[itemType]!)) r.fail(`'${key}' claims ${count} elements, more than the bytes left`);
+      const keep = count <= MAX_KEPT_ARRAY;
+      const value: (number | boolean | string)[] = [];
+      if (!keep && itemType !== 8) { // a long list of fixed-size values, not kept: stepped over (bools checked)
+        r.need(count * SIZES[itemType]!, `'${key}'`);
+        if (itemType === 7) for (let j = 0; j < count; j++) if (r.bytes[r.pos + j]! > 1) r.fail(`${key}[${j}] is a bool of value ${r.bytes[r.pos + j]}`);
+        r.pos += count * SIZES[itemType]!;
+        metadata.set(key, { type: 'array', itemType: GGUF_TYPES[itemType]!, value, count });
+        continue;
+      }
+      if (!keep) { // a long list of strings (a tokenizer's), not kept: each stepped over by its length
+        const what = `a string of '${key}'`; // one text for all: this loop may run millions of times
+        for (let j = 0; j < count; j++) {
+          const n = r.u64(what);
+          r.need(n, what);
+          r.pos += n;
+        }
+        metadata.set(key, { type: 'array', itemType: 'string', value, count });
+        continue;
+      }
+      for (let j = 0; j < count; j++) {
+        const item = r.scalar(itemType, `${key}[${j}]`);
+        if (keep) value.push(item);
+      }
+      metadata.set(key, { type: 'array', itemType: GGUF_TYPES[itemType]!, value });
     } else {
-      metadata[key] = { type: GGUF_TYPES[type] ?? r.fail(`'${key}' has value type ${type}, which GGUF does not define`), value: r.scalar(type, `'${key}'`) };
+      const name = GGUF_TYPES[type] ?? r.fail(`'${key}' has value type ${type}, which GGUF does not define`);
+      metadata.set(key, { type: name, value: r.scalar(type, `'${key}'`) });
     }
   }
-  const tensors: GgufTensorInfo[] = [];
-  let complete = true;
-  try {
-    for (let i = 0; i < tensorCount; i++) {
-      const name = r.string(`tensor ${i}'s name`);
-      const nDims = r.u32(`the dims of '${name}'`);
-      if (nDims > 8) r.fail(`tensor '${name}' has ${nDims} dims`);
-      const dims = Array.from({ length: nDims }, () => r.u64(`a dim of '${name}'`));
-      tensors.push({ name, dims, ggmlType: r.u32(`the type of '${name}'`), offset: r.u64(`the offset of '${name}'`) });
-    }
-  } catch (error) {
-    if (!(error instanceof PosEncError) || !/ends inside/.test(error.message)) throw error;
-    complete = false; // a header cut after the key/values: the metadata is still whole
+  const alignment = alignmentOf(r, metadata.get('general.alignment'));
+  const tensors = new Map<string, GgufTensorInfo>();
+  for (let i = 0; i < tensorCount; i++) {
+    const name = r.string(`tensor ${i}'s name`);
+    if (tensors.has(name)) r.fail(`tensor '${name}' appears twice`);
+    const nDims = r.u32(`the dims of '${name}'`);
+    if (nDims > MAX_DIMS) r.fail(`tensor '${name}' has ${nDims} dims (ggml tensors have at most ${MAX_DIMS})`);
+    const dims: number[] = [];
+    for (let d = 0; d < nDims; d++) dims.push(r.u64(`a dim of '${name}'`));
+    const ggmlType = r.u32(`the type of '${name}'`);
+    const offset = r.u64(`the offset of '${name}'`);
+    if (offset % alignment !== 0) r.fail(`tensor '${name}' has offset ${offset}, not a multiple of the alignment ${alignment}`);
+    tensors.set(name, { name, dims, ggmlType, offset });
   }
-  const alignment = metadata['general.alignment'];
-  const align = alignment && typeof alignment.value === 'number' ? alignment.value : 32;
-  const dataOffset = complete ? Math.ceil(r.pos / align) * align : -1;
-  return { version, metadata, tensors, dataOffset };
+  const dataOffset = Math.ceil(r.pos / alignment) * alignment;
+  return { version, metadata, tensors, dataOffset, alignment };
+}
+
+/** `general.alignment`: a uint32 power of two (gguf.cpp), at most {@link MAX_GGUF_ALIGNMENT}; 32 when absent. */
+function alignmentOf(r: Reader, entry: GgufValue | undefined): number {
+  if (entry === undefined) return 32;
+  const v = entry.value;
+  if (entry.type !== 'uint32' || typeof v !== 'number') r.fail(`general.alignment must be a uint32, got a ${entry.type}`);
+  if (v < 1 || v > MAX_GGUF_ALIGNMENT || (v & (v - 1)) !== 0) {
+    r.fail(`general.alignment is ${v}; it must be a power of two from 1 to ${MAX_GGUF_ALIGNMENT}`);
+  }
+  return v;
 }
 
 /** Writes a GGUF v3 header holding `metadata` and no tensors. */
@@ -170,8 +267,7 @@ export function writeGgufHeader(metadata: Record<string, GgufValue>): Uint8Array
   const scalar = (type: GgufType, v: number | boolean | string) => {
     const id = GGUF_TYPES.indexOf(type);
     if (type === 'string') return str(v as string);
-    const sizes = [1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8];
-    const b = new Uint8Array(sizes[id]!);
+    const b = new Uint8Array(SIZES[id]!);
     const d = new DataView(b.buffer);
     const n = Number(v);
     [() => d.setUint8(0, n), () => d.setInt8(0, n), () => d.setUint16(0, n, true), () => d.setInt16(0, n, true),

@@ -7,14 +7,18 @@ import { PosEncError } from '../runtime/errors.js';
 import type { RopeModelSpec } from '../families/rope/spec.js';
 import type { LongRopeScaling, RopeScaling } from '../families/rope/spec.js';
 import { asBytes, readGgufHeader } from './gguf-header.js';
-import { readF32Tensor } from './gguf-tensors.js';
-import type { GgufValue } from './gguf-header.js';
+import { factorRanges, FACTOR_TENSORS, rangesFrom, readF32Tensor } from './gguf-tensors.js';
+import type { GgufFile } from './gguf-tensors.js';
+import type { GgufHeader, GgufValue } from './gguf-header.js';
+import { MAX_CONFIG_INTEGER } from './config-fields.js';
 import type { LayerPlan, ModelPlan, QueryScaling } from './plan.js';
 import { MAX_HEAD_DIM, MAX_LAYERS } from './plan.js';
 
 export type { GgufType, GgufValue } from './gguf-header.js';
 /** GGUF key/values, by key. */
 export type GgufMetadata = Record<string, GgufValue>;
+/** The key/values of a header as the planner reads them (a Map: the keys are the file's strings). */
+type HeaderMetadata = GgufHeader['metadata'];
 /** Options of `pe.model.fromGguf`. */
 export interface GgufReadOptions {
   /** llama.cpp's context size `n_ctx`, which picks a LongRoPE model's factor list once (default: `<arch>.context_length`). */
@@ -28,7 +32,7 @@ export interface GgufReadOptions {
  * `attention.max_alibi_bias`); the SWA pattern `set_swa_pattern` gives them, and
  * `n_no_rope_layer_step` (llama.cpp `llama_model::load_hparams`: hard-coded 4 for smollm3 and llama4).
  */
-const ARCHS: Record<string, { pairing?: 'half' | 'interleaved'; alibi?: true; swaPattern?: number; noRopeStep?: number; hf: string }> = {
+const ARCHS = new Map<string, { pairing?: 'half' | 'interleaved'; alibi?: true; swaPattern?: number; noRopeStep?: number; hf: string }>(Object.entries({
   llama: { pairing: 'interleaved', hf: 'llama' }, llama4: { pairing: 'interleaved', noRopeStep: 4, hf: 'llama4_text' },
   smollm3: { pairing: 'interleaved', noRopeStep: 4, hf: 'smollm3' }, glm4: { pairing: 'interleaved', hf: 'glm4' },
   'command-r': { pairing: 'interleaved', hf: 'cohere' }, cohere2: { pairing: 'interleaved', swaPattern: 4, hf: 'cohere2' },
@@ -39,15 +43,14 @@ const ARCHS: Record<string, { pairing?: 'half' | 'interleaved'; alibi?: true; sw
   starcoder2: { pairing: 'half', hf: 'starcoder2' }, gptneox: { pairing: 'half', hf: 'gpt_neox' }, falcon: { pairing: 'half', hf: 'falcon' },
   olmo2: { pairing: 'half', hf: 'olmo2' }, 'gpt-oss': { pairing: 'half', swaPattern: 2, hf: 'gpt_oss' },
   bloom: { alibi: true, hf: 'bloom' }, mpt: { alibi: true, hf: 'mpt' },
-};
+}));
 
 /** llama.cpp llama4 (load_hparams, chunked branch): 8192-token chunks, NoPE query temperature 0.1 / floor 8192 / offset 1. */
 const LLAMA4_CHUNK = 8192;
 const LLAMA4_TEMPERATURE: QueryScaling = { kind: 'log-floor', scale: 0.1, floorScale: 8192, positionOffset: 1, source: 'llama.cpp llama4 defaults (f_attn_temp_scale, n_attn_temp_floor_scale, f_attn_temp_offset)' };
-/** The tensors that carry per-pair RoPE divisors. */
-const FACTOR_TENSORS = /^rope_(freqs|factors_long|factors_short)\.weight$/;
-const HF_TO_ARCH: Record<string, string> = Object.fromEntries(Object.entries(ARCHS).map(([arch, a]) => [a.hf, arch]));
-Object.assign(HF_TO_ARCH, { gemma3: 'gemma3', mistral: 'llama', mixtral: 'llama' });
+/** A plan's model_type -> the llama.cpp architecture its keys are written under. */
+const HF_TO_ARCH = new Map<unknown, string>([...[...ARCHS].map(([arch, a]): [string, string] => [a.hf, arch]),
+  ['gemma3', 'gemma3'], ['mistral', 'llama'], ['mixtral', 'llama']]);
 
 /** Keys under `<arch>.` that posenc reads; any other key there that names positions is refused. */
 const READ_KEYS = ['context_length', 'block_count', 'embedding_length', 'attention.head_count', 'attention.head_count_kv',
@@ -61,69 +64,91 @@ function invalid(fn: string, message: string): PosEncError {
   return new PosEncError('INVALID_FILE', `${fn}: ${message}`);
 }
 
-/** Reads the plan of a GGUF file's metadata. */
-export function planFromGguf(fn: string, bytes: unknown, options?: unknown): ModelPlan {
+/** The options of fromGguf / fromGgufFile, read once. */
+export function ggufOptions(fn: string, options: unknown): { contextLength?: number } {
   const opts = args.options(fn, options, ['contextLength'], true);
-  const contextLength = opts.contextLength === undefined ? undefined : args.integer(fn, 'contextLength', opts.contextLength);
+  return opts.contextLength === undefined ? {} : { contextLength: args.integer(fn, 'contextLength', opts.contextLength) };
+}
+
+/** Reads the plan of a GGUF file's bytes (the whole file, or its first bytes up to the end of the tensor list and factor tensors). */
+export function planFromGguf(fn: string, bytes: unknown, options?: unknown): ModelPlan {
+  const opts = ggufOptions(fn, options);
   const data = asBytes(fn, bytes);
   const header = readGgufHeader(fn, data);
+  return planOfGguf(fn, { header, tensorBytes: rangesFrom(data, factorRanges(header)) }, opts);
+}
+
+/** Kinds of numeric key: counts and sizes are integers from 1 (or 0) to 2^31 - 1, as config.json's reader has them. */
+type NumberKind = 'count' | 'count0' | 'positive' | 'nonnegative';
+
+/** The plan of a GGUF file read (its header, and the bytes of its factor tensors). */
+export function planOfGguf(fn: string, file: GgufFile, opts: { contextLength?: number }): ModelPlan {
+  const { header } = file;
+  const { contextLength } = opts;
   const m = header.metadata;
-  const archEntry = m['general.architecture'];
-  if (!archEntry || typeof archEntry.value !== 'string') throw invalid(fn, "general.architecture (a string) is required");
+  const archEntry = m.get('general.architecture');
+  if (!archEntry || typeof archEntry.value !== 'string') throw invalid(fn, 'general.architecture (a string) is required');
   const arch = archEntry.value;
-  const info = ARCHS[arch];
-  if (!info) throw invalid(fn, `general.architecture '${arch}' is not one posenc knows the positions of (known: ${Object.keys(ARCHS).join(', ')})`);
-  for (const key of Object.keys(m)) {
+  const info = ARCHS.get(arch);
+  if (!info) throw invalid(fn, `general.architecture '${arch}' is not one posenc knows the positions of (known: ${[...ARCHS.keys()].join(', ')})`);
+  for (const key of m.keys()) {
     if (!key.startsWith(`${arch}.`)) continue;
     const rest = key.slice(arch.length + 1);
     if (!READ_KEYS.includes(rest) && POSITION_WORDS.test(rest)) throw invalid(fn, `${key} may change how the model uses positions, and posenc does not know it`);
   }
-  const num = (key: string, required = false): number | undefined => {
-    const e = m[`${arch}.${key}`];
+  const num = (key: string, kind: NumberKind, required = false): number | undefined => {
+    const name = `${arch}.${key}`;
+    const e = m.get(name);
     if (e === undefined) {
-      if (required) throw invalid(fn, `${arch}.${key} is required`);
+      if (required) throw invalid(fn, `${name} is required`);
       return undefined;
     }
-    if (typeof e.value !== 'number' || !Number.isFinite(e.value)) throw invalid(fn, `${arch}.${key} must be a number, got ${args.describe(e.value)}`);
-    return e.value;
+    if (e.type === 'array') throw invalid(fn, `${name} differs per layer (a list), which posenc does not read`);
+    const v = e.value;
+    if (typeof v !== 'number' || !Number.isFinite(v)) throw invalid(fn, `${name} must be a number, got ${args.describe(v)}`);
+    if ((kind === 'positive' || kind === 'count') && !(v > 0)) throw invalid(fn, `${name} must be > 0, got ${v}`);
+    if ((kind === 'nonnegative' || kind === 'count0') && v < 0) throw invalid(fn, `${name} must be >= 0, got ${v}`);
+    if (kind === 'count' || kind === 'count0') {
+      if (!Number.isInteger(v)) throw invalid(fn, `${name} must be an integer, got ${v}`);
+      if (v > MAX_CONFIG_INTEGER) throw invalid(fn, `${name} is ${v}, more than any size posenc can address (at most ${MAX_CONFIG_INTEGER})`);
+    }
+    return v;
   };
-  const numLayers = num('block_count', true)!;
-  if (!Number.isInteger(numLayers) || numLayers < 1 || numLayers > MAX_LAYERS) {
-    throw invalid(fn, `${arch}.block_count must be an integer from 1 to ${MAX_LAYERS}, got ${numLayers}`);
-  }
-  const headCount = m[`${arch}.attention.head_count`];
-  if (headCount === undefined) throw invalid(fn, `${arch}.attention.head_count is required`);
-  if (Array.isArray(headCount.value)) throw invalid(fn, `${arch}.attention.head_count differs per layer, which posenc does not read`);
-  const numHeads = num('attention.head_count', true)!;
-  const embedding = num('embedding_length', true)!;
-  const headDim = num('attention.key_length') ?? embedding / numHeads;
+  const numLayers = num('block_count', 'count', true)!;
+  if (numLayers > MAX_LAYERS) throw invalid(fn, `${arch}.block_count is ${numLayers}; a plan holds at most ${MAX_LAYERS} layers`);
+  const numHeads = num('attention.head_count', 'count', true)!;
+  const embedding = num('embedding_length', 'count', true)!;
+  const headDim = num('attention.key_length', 'count') ?? embedding / numHeads;
   if (!Number.isInteger(headDim)) throw invalid(fn, `${arch}.embedding_length ${embedding} is not divisible by ${numHeads} heads`);
   if (headDim > MAX_HEAD_DIM) throw invalid(fn, `the head size is ${headDim} lanes (${arch}.attention.key_length or embedding_length / head_count); posenc plans heads of at most ${MAX_HEAD_DIM}`);
   const notes: string[] = [];
   const plan: ModelPlan = {
-    source: 'gguf', modelType: info.hf, numLayers, numHeads, numKeyValueHeads: num('attention.head_count_kv') ?? numHeads, headDim,
+    source: 'gguf', modelType: info.hf, numLayers, numHeads, numKeyValueHeads: num('attention.head_count_kv', 'count') ?? numHeads, headDim,
     absolute: null, layers: [], notes,
   };
-  const ctx = num('context_length');
+  const ctx = num('context_length', 'count');
   if (ctx !== undefined) plan.maxPositionEmbeddings = ctx;
   if (info.alibi) {
-    const factors = header.tensors.find((t) => FACTOR_TENSORS.test(t.name));
-    if (factors) throw invalid(fn, `tensor ${factors.name} holds RoPE factors, but ${arch} uses ALiBi in llama.cpp`);
-    const maxBias = num('attention.max_alibi_bias') ?? 8;
+    const factors = FACTOR_TENSORS.find((name) => header.tensors.has(name));
+    if (factors) throw invalid(fn, `tensor ${factors} holds RoPE factors, but ${arch} uses ALiBi in llama.cpp`);
+    const maxBias = num('attention.max_alibi_bias', 'positive') ?? 8;
     plan.layers = Array.from({ length: numLayers }, (_, index) => ({
       index, attention: 'full_attention', rope: null, alibi: { numHeads, maxBias, form: arch === 'mpt' ? 'causal' : 'bloom' }, window: null, queryScaling: null,
     }));
     return plan;
   }
-  if ((num('attention.max_alibi_bias') ?? 0) > 0) throw invalid(fn, `${arch}.attention.max_alibi_bias is set, but ${arch} uses RoPE in llama.cpp`);
+  if ((num('attention.max_alibi_bias', 'nonnegative') ?? 0) > 0) throw invalid(fn, `${arch}.attention.max_alibi_bias is set, but ${arch} uses RoPE in llama.cpp`);
 
-  const rotaryDim = num('rope.dimension_count') ?? headDim;
-  const base = num('rope.freq_base') ?? 10000;
-  if (m[`${arch}.rope.freq_base`] === undefined) notes.push(`${arch}.rope.freq_base is absent: 10000 (llama.cpp default)`);
+  const rotaryDim = num('rope.dimension_count', 'count') ?? headDim;
+  if (rotaryDim < 2 || rotaryDim % 2 !== 0 || rotaryDim > headDim) {
+    throw invalid(fn, `${arch}.rope.dimension_count is ${rotaryDim}; it must be an even number from 2 to the head size ${headDim}`);
+  }
+  const base = num('rope.freq_base', 'positive') ?? 10000;
+  if (!m.has(`${arch}.rope.freq_base`)) notes.push(`${arch}.rope.freq_base is absent: 10000 (llama.cpp default)`);
   const spec: RopeModelSpec = { headDim, rotaryDim, base, pairing: info.pairing! };
   const scaling = scalingOf(fn, arch, m, num, ctx);
   if (scaling) spec.scaling = scaling;
-  const tensorScaling = factorScaling(fn, arch, header, data, rotaryDim, num, ctx, notes);
+  const tensorScaling = factorScaling(fn, arch, file, rotaryDim, num, ctx, notes);
   if (tensorScaling) {
     if (scaling) throw invalid(fn, `${arch}.rope.scaling.type '${scaling.type}' is set and the file also holds per-pair RoPE factor tensors; posenc does not combine them`);
     spec.scaling = tensorScaling.scaling;
@@ -133,8 +158,8 @@ export function planFromGguf(fn: string, bytes: unknown, options?: unknown): Mod
       plan.longRope = { rule: 'llama.cpp', originalMaxPositionEmbeddings: tensorScaling.scaling.originalMaxPositionEmbeddings!, length };
     }
   }
-  const window = num('attention.sliding_window');
-  if (arch === 'llama4' && window === 0) throw invalid(fn, 'llama4.attention.sliding_window is 0 (llama.cpp then drops chunking and NoPE layers), which posenc does not read');
+  if (arch === 'llama4' && m.get('llama4.attention.sliding_window')?.value === 0) throw invalid(fn, 'llama4.attention.sliding_window is 0 (llama.cpp then drops chunking and NoPE layers), which posenc does not read');
+  const window = num('attention.sliding_window', 'count');
   const swa = arch === 'llama4' ? [] : swaLayers(fn, arch, m, numLayers, info.swaPattern, window);
   plan.layers = Array.from({ length: numLayers }, (_, index): LayerPlan => {
     const nope = info.noRopeStep !== undefined && (index + 1) % info.noRopeStep === 0; // llama.cpp: use_rope = (il + 1) % step != 0
@@ -148,7 +173,7 @@ export function planFromGguf(fn: string, bytes: unknown, options?: unknown): Mod
     let rope: LayerPlan['rope'] = nope ? null : { spec: structuredClone(spec), form: { kind: 'standard' }, source: `${arch}.rope` };
     if (sliding && arch === 'gemma3') {
       // llama.cpp gemma3: sliding layers use rope_freq_base_train_swa (default 10000) and no frequency scaling.
-      rope = { spec: { headDim, rotaryDim, base: num('rope.freq_base_swa') ?? 10000, pairing: 'half' }, form: { kind: 'standard' }, source: `${arch}.rope.freq_base_swa` };
+      rope = { spec: { headDim, rotaryDim, base: num('rope.freq_base_swa', 'positive') ?? 10000, pairing: 'half' }, form: { kind: 'standard' }, source: `${arch}.rope.freq_base_swa` };
     }
     if (!sliding && arch === 'cohere2') rope = null; // llama.cpp cohere2: RoPE only on the SWA layers
     return { index, attention: sliding ? 'sliding_attention' : 'full_attention', rope, alibi: null,
@@ -164,12 +189,12 @@ export function planFromGguf(fn: string, bytes: unknown, options?: unknown): Mod
  * Phi3MiniModel.generate_extra_tensors) as LongRoPE switched once by llama.cpp's context size, with
  * the attention factor `rope.scaling.attn_factor` convert_hf_to_gguf.py writes.
  */
-function factorScaling(fn: string, arch: string, header: ReturnType<typeof readGgufHeader>, data: Uint8Array, rotaryDim: number,
-  num: (k: string) => number | undefined, ctx: number | undefined, notes: string[]): { scaling: LongRopeScaling; switched: boolean } | undefined {
+function factorScaling(fn: string, arch: string, file: GgufFile, rotaryDim: number,
+  num: (k: string, kind: NumberKind) => number | undefined, ctx: number | undefined, notes: string[]): { scaling: LongRopeScaling; switched: boolean } | undefined {
   const pairs = rotaryDim / 2;
-  const freqs = readF32Tensor(fn, header, data, 'rope_freqs.weight', pairs);
-  const long = readF32Tensor(fn, header, data, 'rope_factors_long.weight', pairs);
-  const short = readF32Tensor(fn, header, data, 'rope_factors_short.weight', pairs);
+  const freqs = readF32Tensor(fn, file, 'rope_freqs.weight', pairs);
+  const long = readF32Tensor(fn, file, 'rope_factors_long.weight', pairs);
+  const short = readF32Tensor(fn, file, 'rope_factors_short.weight', pairs);
   if (freqs) {
     if (long || short) throw invalid(fn, 'the file holds both rope_freqs.weight and rope_factors_* tensors; posenc does not combine them');
     if (ctx === undefined) throw invalid(fn, `${arch}.context_length is required with rope_freqs.weight`);
@@ -178,20 +203,21 @@ function factorScaling(fn: string, arch: string, header: ReturnType<typeof readG
   }
   if (!long && !short) return undefined;
   if (!long || !short) throw invalid(fn, `tensor ${long ? 'rope_factors_short' : 'rope_factors_long'}.weight is missing: LongRoPE needs both lists`);
-  const original = num('rope.scaling.original_context_length');
+  const original = num('rope.scaling.original_context_length', 'count');
   if (original === undefined) throw invalid(fn, `${arch}.rope.scaling.original_context_length is required with rope_factors_long/short (the length that switches the lists)`);
-  const attention = num('rope.scaling.attn_factor');
+  const attention = num('rope.scaling.attn_factor', 'positive');
   if (attention === undefined) notes.push(`${arch}.rope.scaling.attn_factor is absent: attention factor 1 (llama.cpp default)`);
   return { scaling: { type: 'longrope', shortFactor: Array.from(short), longFactor: Array.from(long), originalMaxPositionEmbeddings: original, attentionFactor: attention ?? 1 }, switched: true };
 }
 
-function swaLayers(fn: string, arch: string, m: GgufMetadata, numLayers: number, defaultPattern: number | undefined, window: number | undefined): boolean[] {
+function swaLayers(fn: string, arch: string, m: HeaderMetadata, numLayers: number, defaultPattern: number | undefined, window: number | undefined): boolean[] {
   const key = `${arch}.attention.sliding_window_pattern`;
-  const e = m[key];
+  const e = m.get(key);
   let flags: boolean[];
   if (e && Array.isArray(e.value)) {
-    if (e.value.length !== numLayers || e.value.some((v) => typeof v !== 'boolean')) throw invalid(fn, `${key} must hold ${numLayers} booleans`);
-    flags = e.value as boolean[];
+    const list = e.value;
+    if ((e.count ?? list.length) !== numLayers || list.some((v) => typeof v !== 'boolean')) throw invalid(fn, `${key} must hold ${numLayers} booleans`);
+    flags = list as boolean[];
   } else {
     const pattern = e ? (typeof e.value === 'number' ? e.value : NaN) : window !== undefined ? defaultPattern ?? 1 : 0;
     if (!Number.isInteger(pattern) || pattern < 0) throw invalid(fn, `${key} must be a layer count or a list of booleans`);
@@ -202,11 +228,12 @@ function swaLayers(fn: string, arch: string, m: GgufMetadata, numLayers: number,
   return flags;
 }
 
-function scalingOf(fn: string, arch: string, m: GgufMetadata, num: (k: string) => number | undefined, ctx: number | undefined): RopeScaling | undefined {
-  const typeEntry = m[`${arch}.rope.scaling.type`];
-  const type = typeEntry ? String(typeEntry.value) : num('rope.scale_linear') !== undefined ? 'linear' : 'none';
-  const factor = num('rope.scaling.factor') ?? num('rope.scale_linear');
-  const original = num('rope.scaling.original_context_length');
+function scalingOf(fn: string, arch: string, m: HeaderMetadata, num: (k: string, kind: NumberKind) => number | undefined, ctx: number | undefined): RopeScaling | undefined {
+  const typeEntry = m.get(`${arch}.rope.scaling.type`);
+  if (typeEntry && typeof typeEntry.value !== 'string') throw invalid(fn, `${arch}.rope.scaling.type must be a string, got ${args.describe(typeEntry.value)}`);
+  const type = typeEntry ? typeEntry.value as string : num('rope.scale_linear', 'positive') !== undefined ? 'linear' : 'none';
+  const factor = num('rope.scaling.factor', 'positive') ?? num('rope.scale_linear', 'positive');
+  const original = num('rope.scaling.original_context_length', 'count');
   switch (type) {
     case 'none':
       return undefined;
@@ -218,8 +245,8 @@ function scalingOf(fn: string, arch: string, m: GgufMetadata, num: (k: string) =
       const o = original ?? ctx;
       if (o === undefined) throw invalid(fn, `${arch}.rope.scaling.original_context_length is required for yarn scaling`);
       // ggml: mscale = attn_factor * (1 + 0.1 ln factor) (docs/encodings.md 8.6); betas default 32/1 in llama.cpp.
-      const s: RopeScaling = { type: 'yarn', factor, originalMaxPositionEmbeddings: o, betaFast: num('rope.scaling.yarn_beta_fast') ?? 32, betaSlow: num('rope.scaling.yarn_beta_slow') ?? 1 };
-      const attn = num('rope.scaling.attn_factor');
+      const s: RopeScaling = { type: 'yarn', factor, originalMaxPositionEmbeddings: o, betaFast: num('rope.scaling.yarn_beta_fast', 'nonnegative') ?? 32, betaSlow: num('rope.scaling.yarn_beta_slow', 'nonnegative') ?? 1 };
+      const attn = num('rope.scaling.attn_factor', 'positive');
       if (attn !== undefined) s.ggmlAttnFactor = attn;
       return s;
     }
@@ -233,8 +260,8 @@ export function planToGguf(fn: string, plan: ModelPlan): GgufMetadata {
   if (plan === null || typeof plan !== 'object' || !Array.isArray(plan.layers)) {
     throw new PosEncError('INVALID_TYPE', `${fn}: plan must be a plan from pe.model.fromConfig or fromGguf, got ${args.describe(plan)}`);
   }
-  const arch = HF_TO_ARCH[plan.modelType];
-  if (!arch) throw new PosEncError('INVALID_ARGUMENT', `${fn}: model_type '${plan.modelType}' has no llama.cpp architecture posenc knows`);
+  const arch = HF_TO_ARCH.get(plan.modelType);
+  if (!arch) throw new PosEncError('INVALID_ARGUMENT', `${fn}: model_type ${args.describe(plan.modelType)} has no llama.cpp architecture posenc knows`);
   const u32 = (value: number): GgufValue => ({ type: 'uint32', value });
   const f32 = (value: number): GgufValue => ({ type: 'float32', value });
   const out: GgufMetadata = {

@@ -3,7 +3,7 @@
 // ALiBi slopes, query scales) computed by pe.rope / pe.alibi in float64, and each layer applied
 // to q and k (pe.model.apply, or a cache of its rows).
 import * as args from '../runtime/args.js';
-import { PosEncError, callerError } from '../runtime/errors.js';
+import { PosEncError } from '../runtime/errors.js';
 import type { TensorInput } from '../runtime/args.js';
 import type { Heap } from '../runtime/heap.js';
 import type { AlibiApi } from '../families/alibi.js';
@@ -11,7 +11,10 @@ import type { RopeApi } from '../families/rope/rope.js';
 import type { RopeFrequencies } from '../families/rope/spec.js';
 import { planFromConfig } from './hf-config.js';
 import type { ModelConfigOptions } from './hf-config.js';
-import { planFromGguf, planToGguf } from './gguf-plan.js';
+import { ggufOptions, planFromGguf, planOfGguf, planToGguf } from './gguf-plan.js';
+import { readGgufSource } from './gguf-source.js';
+import type { GgufSource } from './gguf-source.js';
+import type { Host } from '../runtime/host.js';
 import type { GgufMetadata, GgufReadOptions } from './gguf-plan.js';
 import { planToConfig } from './hf-writer.js';
 import { summarizePlan } from './summary.js';
@@ -21,9 +24,11 @@ import { createLayerCache, LayerRopeCache } from './layer-cache.js';
 import type { ModelCacheOptions } from './layer-cache.js';
 import { layerSeqLen } from './layer-form.js';
 import type { LayerPlan, ModelPlan } from './plan.js';
+import { issuePlan, readPlan } from './plan-check.js';
 
 export type { ModelConfigOptions } from './hf-config.js';
 export type { GgufMetadata, GgufReadOptions, GgufType, GgufValue } from './gguf-plan.js';
+export type { GgufSource } from './gguf-source.js';
 export type { ModelApplyOptions } from './layer-apply.js';
 export type { LayerCacheApplyOptions, ModelCacheOptions } from './layer-cache.js';
 export type { LaneOrder } from './layer-form.js';
@@ -50,8 +55,18 @@ export interface LayerCosSin {
 export interface ModelApi {
   /** The plan of a Hugging Face config.json (object or JSON text). Throws INVALID_CONFIG naming a key posenc does not understand. */
   fromConfig(config: object | string, options?: ModelConfigOptions): ModelPlan;
-  /** The plan of a GGUF file's metadata (the whole file or its first bytes, up to the end of the key/value section). */
+  /**
+   * The plan of a GGUF file's metadata, from its bytes: the whole file, or its first bytes up to the
+   * end of the tensor list (and of the RoPE factor tensors, when it has them).
+   */
   fromGguf(bytes: ArrayBuffer | Uint8Array, options?: GgufReadOptions): ModelPlan;
+  /**
+   * The plan of a GGUF file read without its weights: only the header (at most 64 MiB) and the RoPE
+   * factor tensors are read, so memory stays bounded whatever the file's size. `source`: a `Blob` or
+   * `File`, a `ReadableStream` or async iterable of byte chunks (a Node stream, which is read up to
+   * the factor tensors and then closed), in Node a path or `file:` URL (regular files only), or the bytes.
+   */
+  fromGgufFile(source: GgufSource, options?: GgufReadOptions): Promise<ModelPlan>;
   /** The plan written as a Hugging Face config.json fragment (the position keys only). */
   toConfig(plan: ModelPlan): Record<string, unknown>;
   /** The plan written as GGUF key/values (llama.cpp names) with their GGUF types. */
@@ -88,44 +103,34 @@ export interface ModelApi {
 }
 
 /**
- * A plan as a call uses it, read once: its fields but the layers (each a plain snapshot, args.ts), and
- * the one layer the call asks for. Whatever a caller's getter or Proxy throws is a PosEncError naming
- * what was being read; nothing of the caller's runs after this.
+ * A plan as a call uses it, checked against the plan schema and read once (plan-check.ts), and
+ * the one layer the call asks for.
  */
-function layerOf(fn: string, plan: unknown, layer: unknown): { plan: ModelPlan; layer: LayerPlan } {
-  if (plan === null || typeof plan !== 'object' || Array.isArray(plan) || ArrayBuffer.isView(plan)) {
-    throw new PosEncError('INVALID_TYPE', `${fn}: plan must be a plan from pe.model.fromConfig or fromGguf, got ${args.describe(plan)}`);
-  }
-  let at = 'plan.layers';
-  let layers: unknown;
-  const fields: Record<string, unknown> = {};
-  try {
-    layers = (plan as ModelPlan).layers;
-    at = 'plan';
-    for (const key of Object.keys(plan)) {
-      at = `plan.${key}`;
-      if (key !== 'layers') fields[key] = (plan as Record<string, unknown>)[key];
-    }
-  } catch (error) {
-    throw callerError(fn, at, error);
-  }
-  if (!Array.isArray(layers)) {
-    throw new PosEncError('INVALID_TYPE', `${fn}: plan must be a plan from pe.model.fromConfig or fromGguf, got ${args.describe(plan)}`);
-  }
+function layerOf(fn: string, given: unknown, layer: unknown): { plan: ModelPlan; layer: LayerPlan } {
+  const plan = readPlan(fn, given);
   const index = args.integer(fn, 'layer', layer, 0);
-  const count = layers.length;
+  const count = plan.layers.length;
   if (index >= count) throw new PosEncError('OUT_OF_RANGE', `${fn}: layer ${index} is outside the model's ${count} layers`);
-  let entry: unknown;
-  try {
-    entry = layers[index];
-  } catch (error) {
-    throw callerError(fn, `plan.layers[${index}]`, error);
-  }
-  const l = args.snapshot(fn, entry, `plan.layers[${index}]`) as LayerPlan | undefined;
-  if (!l) throw new PosEncError('OUT_OF_RANGE', `${fn}: layer ${index} is outside the model's ${count} layers`);
-  const read = args.snapshot(fn, fields, 'plan') as Omit<ModelPlan, 'layers'>;
-  return { plan: { ...read, layers: [] }, layer: l };
+  return { plan, layer: plan.layers[index]! };
 }
+
+/**
+ * A plan a reader built, checked against the schema before it is returned: a value the reader let
+ * through that no plan may hold (a head count of 0 from a file) is the input's fault, reported
+ * with the input's code (INVALID_CONFIG, INVALID_FILE) and the plan field it would have filled.
+ */
+function readOwnPlan(fn: string, plan: ModelPlan, code: 'INVALID_CONFIG' | 'INVALID_FILE', what: string): ModelPlan {
+  try {
+    return readPlan(fn, plan);
+  } catch (error) {
+    if (!(error instanceof PosEncError) || error.code !== 'INVALID_ARGUMENT') throw error;
+    const said = error.message.slice(fn.length + 2).replace(/ \(a plan is what pe\.model\.fromConfig or fromGguf returns\)$/, '');
+    throw new PosEncError(code, `${fn}: the ${what} gives a plan where ${said}`, { cause: error });
+  }
+}
+
+/** The largest float32. */
+const FLT_MAX = 3.4028234663852886e38;
 
 function positionList(fn: string, positions: unknown): Float64Array {
   return Float64Array.from(args.listOf(fn, 'positions', positions, (element, name) => {
@@ -137,7 +142,7 @@ function positionList(fn: string, positions: unknown): Float64Array {
   }, { typed: true }));
 }
 
-export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi): ModelApi {
+export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi, host: Host = {}): ModelApi {
   function longRopeList(plan: ModelPlan, seqLen: number): 'short' | 'long' | null {
     const s = plan.longRope;
     if (!s) return null;
@@ -172,7 +177,7 @@ export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi): ModelApi {
       if (checked.has(key)) return;
       checked.add(key);
       try {
-        frequencies(plan, index);
+        frequenciesOf(fn, plan, layer, undefined);
       } catch (error) {
         if (!(error instanceof PosEncError)) throw error;
         throw new PosEncError(error.code, `${fn}: layer ${index}: ${error.message.replace(/^rope\.frequencies: /, '')}`, { cause: error });
@@ -219,7 +224,16 @@ export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi): ModelApi {
     const ids = positionList(fn, positions);
     const q = l.queryScaling;
     if (!q) return null;
-    return ids.map((p) => 1 + q.scale * Math.log1p(Math.floor((p + q.positionOffset) / q.floorScale)));
+    // HF multiplies float32 queries by these (Llama4TextAttention._get_attn_scale): like pe.model.apply,
+    // a scale that is not finite or beyond float32's range is refused, naming what made it so.
+    return ids.map((p) => {
+      const v = 1 + q.scale * Math.log1p(Math.floor((p + q.positionOffset) / q.floorScale));
+      if (!Number.isFinite(v) || Math.abs(v) > FLT_MAX) {
+        throw new PosEncError('INVALID_ARGUMENT', `${fn}: plan.layers[${l.index}].queryScaling (scale ${q.scale}, floorScale ${q.floorScale}, ` +
+          `positionOffset ${q.positionOffset}) makes the query scale at position ${p} ${v}: it multiplies float32 queries, so it must be finite and at most 3.4028235e+38 in magnitude`);
+      }
+      return v;
+    });
   }
 
   return {
@@ -228,13 +242,18 @@ export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi): ModelApi {
       if (opts.longRope !== undefined) args.choice('model.fromConfig', 'longRope', opts.longRope, ['hf', 'vllm', 'llama.cpp']);
       if (opts.softmaxScale !== undefined) args.choice('model.fromConfig', 'softmaxScale', opts.softmaxScale, ['hf', 'deepseek']);
       if (opts.contextLength !== undefined) args.integer('model.fromConfig', 'contextLength', opts.contextLength);
-      const plan = planFromConfig('model.fromConfig', config, opts as ModelConfigOptions);
+      const plan = readOwnPlan('model.fromConfig', planFromConfig('model.fromConfig', config, opts as ModelConfigOptions), 'INVALID_CONFIG', 'config');
       checkFrequencies('model.fromConfig', plan);
-      return plan;
+      return issuePlan(plan);
     },
-    fromGguf: (bytes, options) => planFromGguf('model.fromGguf', bytes, options),
-    toConfig: (plan) => planToConfig('model.toConfig', args.snapshot('model.toConfig', plan, 'plan') as ModelPlan),
-    toGguf: (plan) => planToGguf('model.toGguf', args.snapshot('model.toGguf', plan, 'plan') as ModelPlan),
+    fromGguf: (bytes, options) => issuePlan(readOwnPlan('model.fromGguf', planFromGguf('model.fromGguf', bytes, options), 'INVALID_FILE', 'header')),
+    fromGgufFile: async (source, options) => {
+      const fn = 'model.fromGgufFile';
+      const opts = ggufOptions(fn, options);
+      return issuePlan(readOwnPlan(fn, planOfGguf(fn, await readGgufSource(fn, source, host), opts), 'INVALID_FILE', 'header'));
+    },
+    toConfig: (plan) => planToConfig('model.toConfig', readPlan('model.toConfig', plan)),
+    toGguf: (plan) => planToGguf('model.toGguf', readPlan('model.toGguf', plan)),
     frequencies,
     cosSin,
     alibiSlopes,
@@ -260,11 +279,10 @@ export function modelApi(heap: Heap, rope: RopeApi, alibi: AlibiApi): ModelApi {
       return form?.kind === 'decoupled' ? form.softmaxScaleFactor : 1;
     },
     summarize: (given, options) => {
-      // every layer is read: the whole plan once, into a plain copy
-      const plan = args.snapshot('model.summarize', given, 'plan') as ModelPlan;
-      layerOf('model.summarize', plan, 0);
-      const opts = args.options('model.summarize', options, ['seqLen'], true);
-      return summarizePlan(plan, (i) => frequencies(plan, i, opts as ModelLengthOptions), opts.seqLen as number | undefined);
+      const fn = 'model.summarize';
+      const plan = readPlan(fn, given);
+      const opts = args.options(fn, options, ['seqLen'], true);
+      return summarizePlan(plan, (l) => frequenciesOf(fn, plan, l, opts), opts.seqLen as number | undefined);
     },
   };
 }

@@ -59,8 +59,11 @@ function layerText(l: LayerPlan, f: RopeFrequencies | null): string {
   return parts.join('; ');
 }
 
-/** Lines describing the model, then one line per group of identical layers. */
-export function summarizePlan(plan: ModelPlan, frequencies: (layer: number) => RopeFrequencies | null, seqLen?: number): string[] {
+/**
+ * Lines describing the model, then one line per group of identical layers. Linear in the layers:
+ * each distinct RoPE's frequencies are computed once, and a layer joins its group's list in place.
+ */
+export function summarizePlan(plan: ModelPlan, frequencies: (layer: LayerPlan) => RopeFrequencies | null, seqLen?: number): string[] {
   const head = [`${plan.modelType || '(no model_type)'}: ${plan.numLayers} layers, ${plan.numHeads} heads (${plan.numKeyValueHeads} key/value), head ${plan.headDim}` +
     (plan.maxPositionEmbeddings !== undefined ? `, ${plan.maxPositionEmbeddings} positions` : '')];
   const a = plan.absolute;
@@ -71,10 +74,18 @@ export function summarizePlan(plan: ModelPlan, frequencies: (layer: number) => R
     head.push(`LongRoPE switch (${s.rule}): long factors ${s.rule === 'hf' ? `when max(position) + 1 > ${s.originalMaxPositionEmbeddings}` : `${s.length! > s.originalMaxPositionEmbeddings ? 'always' : 'never'} (length ${s.length})`}` +
       (seqLen !== undefined ? `; at ${seqLen}: ${s.rule === 'hf' ? (seqLen > s.originalMaxPositionEmbeddings ? 'long' : 'short') : s.length! > s.originalMaxPositionEmbeddings ? 'long' : 'short'}` : ''));
   }
+  const texts = new Map<string, string>(); // a layer's fields (without its index) -> its text
   const groups = new Map<string, number[]>();
   for (const l of plan.layers) {
-    const text = layerText(l, l.rope ? frequencies(l.index) : null);
-    groups.set(text, [...(groups.get(text) ?? []), l.index]);
+    const key = JSON.stringify([l.attention, l.rope, l.alibi, l.window, l.queryScaling]);
+    let text = texts.get(key);
+    if (text === undefined) {
+      text = layerText(l, l.rope ? frequencies(l) : null);
+      texts.set(key, text);
+    }
+    const group = groups.get(text);
+    if (group) group.push(l.index);
+    else groups.set(text, [l.index]);
   }
   const lines = [...groups].map(([text, idx]) => `${idx.length === 1 ? 'layer' : 'layers'} ${ranges(idx)}: ${text}`);
   return [...head, ...lines, ...plan.notes.map((n) => `note: ${n}`)];

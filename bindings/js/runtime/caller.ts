@@ -2,6 +2,7 @@
 // copies, and any other caller value through readingCallerValue(). Caller code (getters, Proxy
 // traps, `valueOf`) runs here and only here; what it throws is a PosEncError naming what was read.
 import { PosEncError, callerError, describe } from './errors.js';
+import { nearestName } from './nearest.js';
 
 /** An options object as a call reads it: the private copy options() returns. */
 export type Options = Record<string, unknown>;
@@ -75,13 +76,13 @@ export function options(fn: string, value: unknown, known: readonly string[], op
   }
   for (const key of Object.keys(value as object)) {
     if (!known.includes(key)) {
-      const near = known.find((k) => k.toLowerCase() === key.toLowerCase());
-      const camel = near ? undefined : camelCaseFor(key, known);
+      const camel = camelCaseFor(key, known);
+      const near = camel ? undefined : nearestName(key, known);
       const rope = fn.startsWith('rope.') || fn.startsWith('RopeCache') ? '; for a model\'s config.json, use pe.rope.fromConfig(config)' : '';
       throw new PosEncError(
         'UNKNOWN_OPTION',
-        `${fn}: unknown option '${key}'` + (near ? ` (did you mean '${near}'?)`
-          : camel ? ` (posenc's options are camelCase: did you mean '${camel}'?${rope})`
+        `${fn}: unknown option '${key}'` + (camel ? ` (posenc's options are camelCase: did you mean '${camel}'?${rope})`
+          : near ? ` (did you mean '${near}'?${key.includes('_') ? rope : ''})`
             : `; known options: ${known.join(', ')}${key.includes('_') ? rope : ''}`),
       );
     }

@@ -9,6 +9,17 @@ const accessor = (key: string) => Object.getOwnPropertyDescriptor(TYPED_ARRAY, k
 const lengthOf = accessor('length') as (this: ArrayBufferView) => number;
 const entriesOf = (TYPED_ARRAY as { entries: (this: ArrayBufferView) => unknown }).entries;
 
+const nameOf = Object.getOwnPropertyDescriptor(TYPED_ARRAY, Symbol.toStringTag)!.get! as (this: unknown) => string | undefined;
+
+/**
+ * The engine's name of a typed array's class ('Float32Array', 'Uint8Array' for a Node Buffer...),
+ * read from its internal slot: undefined for anything else. A subclass or Proxy cannot change it,
+ * and no caller code runs.
+ */
+export function typedArrayName(value: unknown): string | undefined {
+  return nameOf.call(value);
+}
+
 /** The buffer of a typed array (still the same object after it is detached). */
 export const bufferOf = accessor('buffer') as (this: ArrayBufferView) => ArrayBufferLike;
 /** Where a typed array starts in its buffer. */

@@ -141,13 +141,15 @@ export function configFn(model: ModelApi) {
     plan.layers.forEach((l) => {
       if (!l.rope) return;
       const id = JSON.stringify([l.rope.spec, l.rope.form]);
-      groups.set(id, [...(groups.get(id) ?? []), l.index]);
+      const group = groups.get(id); // in place: a plan may hold 65536 layers
+      if (group) group.push(l.index);
+      else groups.set(id, [l.index]);
     });
     const byText = new Map<string, { finding: DoctorFinding; layers: number[] }>();
     for (const indices of groups.values()) {
       for (const finding of ropeFindings(plan, plan.layers[indices[0]!]!.rope!, c, prefix, model, indices[0]!)) {
         const seen = byText.get(finding.text);
-        if (seen) seen.layers.push(...indices);
+        if (seen) for (const i of indices) seen.layers.push(i); // no spread: a group may be longer than the argument limit
         else byText.set(finding.text, { finding, layers: indices.slice() });
       }
     }

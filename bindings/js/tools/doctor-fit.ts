@@ -39,7 +39,14 @@ export interface PairFit {
   wError: Float64Array;
   /** sqrt(squared misfit / squared after), with one frequency, phase and gain per pair over every position. */
   residual: number;
+  /** Per pair: its squared misfit (the residual's share), so that narrower candidates of the same pairs are prefixes. */
+  misfit: Float64Array;
+  /** sum of squared after over every lane (the residual's denominator). */
+  total: number;
 }
+
+/** Work done by the fits: pair-rows summed (the doctor's cost; a test bounds it by the input size). */
+export const fitWork = { pairRows: 0 };
 
 const TWO_PI = 2 * Math.PI;
 
@@ -76,6 +83,7 @@ export function laneSums(g: RowGroups): { diff: Float64Array; after: Float64Arra
 function pairSums(g: RowGroups, pairing: 'half' | 'interleaved', rotaryDim: number): PairSums[] {
   const pairs = rotaryDim / 2;
   return g.rows.map((group) => {
+    fitWork.pairRows += pairs * group.length;
     const s: PairSums = { re: new Float64Array(pairs), im: new Float64Array(pairs), den: new Float64Array(pairs), out: new Float64Array(pairs) };
     for (const start of group) {
       for (let i = 0; i < pairs; i++) {
@@ -131,7 +139,7 @@ export function fitCandidate(g: RowGroups, lanes: { diff: Float64Array; after: F
   const T = g.positions.length;
   const fit: PairFit = {
     pairing, rotaryDim, w: new Float64Array(pairs), phase: new Float64Array(pairs), gain: new Float64Array(pairs),
-    wError: new Float64Array(pairs), residual: 0,
+    wError: new Float64Array(pairs), residual: 0, misfit: new Float64Array(pairs), total: 0,
   };
   let misfit = 0;
   let total = 0;
@@ -156,14 +164,35 @@ export function fitCandidate(g: RowGroups, lanes: { diff: Float64Array; after: F
     const float32Step = largest > 0 ? 2 ** (Math.floor(Math.log2(largest)) - 23) : 0;
     fit.wError[i] = span > 0 ? Math.max(line.rms, 1e-7, float32Step) / span : Infinity;
     // sum |z' - gain e^{i model} z|^2 = out - 2 gain Re(e^{-i model} num) + gain^2 den, per position
+    let pairMisfit = 0;
     sums.forEach((s, t) => {
       const angle = line.w * g.positions[t]! + line.c;
       const re = Math.cos(angle) * s.re[i]! + Math.sin(angle) * s.im[i]!;
-      misfit += Math.max(0, s.out[i]! - 2 * gain * re + gain * gain * s.den[i]!);
+      pairMisfit += Math.max(0, s.out[i]! - 2 * gain * re + gain * gain * s.den[i]!);
     });
+    fit.misfit[i] = pairMisfit;
+    misfit += pairMisfit;
   }
+  fit.total = total;
   fit.residual = total > 0 ? Math.sqrt(misfit / total) : 0;
   return fit;
+}
+
+/**
+ * The fit of the first `rotaryDim / 2` pairs of `fit` (interleaved pairs are the same lanes at every
+ * width): its arrays cut, and its residual with the lanes past the width counted as unrotated.
+ */
+export function narrowed(fit: PairFit, lanes: { diff: Float64Array }, rotaryDim: number): PairFit {
+  if (rotaryDim === fit.rotaryDim) return fit;
+  const pairs = rotaryDim / 2;
+  let misfit = 0;
+  for (let i = 0; i < pairs; i++) misfit += fit.misfit[i]!;
+  for (let j = rotaryDim; j < lanes.diff.length; j++) misfit += lanes.diff[j]!;
+  return {
+    pairing: fit.pairing, rotaryDim, w: fit.w.slice(0, pairs), phase: fit.phase.slice(0, pairs), gain: fit.gain.slice(0, pairs),
+    wError: fit.wError.slice(0, pairs), misfit: fit.misfit.slice(0, pairs), total: fit.total,
+    residual: fit.total > 0 ? Math.sqrt(misfit / fit.total) : 0,
+  };
 }
 
 /**

@@ -92,12 +92,28 @@ function yarnOriginal(rotaryDim: number, base: number, low: number, high: number
   return Math.round(Math.sqrt(Math.max(lo, 1) * hi));
 }
 
+/**
+ * YaRN's original context from a correction range that was not truncated: low = r ln(L / (32 2 pi)) /
+ * (2 ln base) and high = r ln(L / (2 pi)) / (2 ln base) each give L; they must agree (to 1%), and a
+ * power of two within 1% of their mean is taken (contexts are), else the nearest integer.
+ */
+function yarnOriginalUntruncated(rotaryDim: number, base: number, low: number, high: number): number | undefined {
+  if (!(low > 0 && high < rotaryDim / 2 - 1)) return undefined; // a clamped end does not tell L
+  const fromLow = 32 * 2 * Math.PI * base ** ((2 * low) / rotaryDim);
+  const fromHigh = 2 * Math.PI * base ** ((2 * high) / rotaryDim);
+  if (!(Math.abs(fromLow / fromHigh - 1) < 0.01)) return undefined;
+  const L = Math.sqrt(fromLow * fromHigh);
+  const power = 2 ** Math.round(Math.log2(L));
+  return Math.abs(power / L - 1) < 0.01 ? power : Math.round(L);
+}
+
 /** The law of measured frequencies: base, and the scaling that bends it. */
 export function fitLaw(m: MeasuredFrequencies): FrequencyLaw {
   const r = m.rotaryDim;
   const pairs = r / 2;
   const notes: string[] = [];
   const reliable = (i: number) => m.w[i]! > 0 && tolerance(m, i) < 1e-2;
+  if (pairs === 1) return onePair(m);
   // Neighbouring ratios: -2 ln(base) / r for every pair outside a band or ramp
   const steps: number[] = [];
   for (let i = 0; i + 1 < pairs; i++) if (reliable(i) && reliable(i + 1)) steps.push(Math.log(m.w[i + 1]! / m.w[i]!));
@@ -113,8 +129,11 @@ export function fitLaw(m: MeasuredFrequencies): FrequencyLaw {
   const step = median(steps);
   let base = Math.exp((-step * r) / 2);
   const rel = (i: number) => Math.max(1e-12, m.wError[i]! / Math.max(m.w[i]!, 1e-300));
-  const linear = snap(1 / m.w[0]!, rel(0)); // w_0 = 1 / factor under linear interpolation, 1 otherwise
   const plain = (i: number) => base ** ((-2 * i) / r);
+  // w_0 = 1 / factor under linear interpolation, 1 otherwise; when pair 0 is not measured (aliased
+  // by positions far apart), the first pair that is tells it, against the unscaled law
+  const first = reliable(0) ? 0 : Array.from({ length: pairs }, (_, i) => i).find(reliable)!;
+  const linear = snap(plain(first) / m.w[first]!, rel(first));
   // Refine the base on the pairs that follow the law, each weighted by its precision, and keep the
   // shortest decimal the data allow (bases are round numbers: 10000, 500000, 1e6...)
   const onLaw = Array.from({ length: pairs }, (_, i) => i).filter((i) => reliable(i) && Math.abs((m.w[i]! * linear) / plain(i) - 1) < 1e-3);
@@ -156,14 +175,23 @@ export function fitLaw(m: MeasuredFrequencies): FrequencyLaw {
     const ll = line(blend.map((i) => plain(i)), blend.map(share));
     const misfitOf = (predict: (i: number) => number) =>
       Math.max(...Array.from({ length: pairs }, (_, i) => (reliable(i) ? Math.abs(predict(i) - ratio[i]!) : 0)));
-    const yarnRatio = (i: number) => 1 - (1 - 1 / F) * Math.min(1, Math.max(0, (i - low) / (high - low)));
     const llamaRatio = (i: number) => 1 / F + (1 - 1 / F) * Math.min(1, Math.max(0, ll.a * plain(i) + ll.b));
     const lowInt = Math.round(low), highInt = Math.round(high);
+    const rampRatio = (lo: number, hi: number) => (i: number) => 1 - (1 - 1 / F) * Math.min(1, Math.max(0, (i - lo) / (hi - lo)));
     const original = yarnOriginal(r, base, lowInt, highInt);
     if (original !== undefined) {
       const yarn: RopeScaling = { type: 'yarn', factor: F, originalMaxPositionEmbeddings: original };
       if (Math.abs(m.gain - yarnFactor) > 1e-4) yarn.attentionFactor = nice(m.gain);
-      candidates.push({ scaling: yarn, misfit: misfitOf(yarnRatio) });
+      candidates.push({ scaling: yarn, misfit: misfitOf(rampRatio(Math.max(lowInt, 0), Math.min(highInt, r - 1))) });
+    }
+    // Without truncation (gpt-oss, `truncate: false`) the ramp ends where the correction dims fall:
+    // the original context from each end (betas 32 and 1, HF find_correction_dim) must agree
+    const untruncated = yarnOriginalUntruncated(r, base, low, high);
+    if (untruncated !== undefined) {
+      const yarn: RopeScaling = { type: 'yarn', factor: F, originalMaxPositionEmbeddings: untruncated, truncate: false };
+      if (Math.abs(m.gain - yarnFactor) > 1e-4) yarn.attentionFactor = nice(m.gain);
+      const dimOf = (rotations: number) => (r * Math.log(untruncated / (rotations * 2 * Math.PI))) / (2 * Math.log(base));
+      candidates.push({ scaling: yarn, misfit: misfitOf(rampRatio(Math.max(dimOf(32), 0), Math.min(dimOf(1), r - 1))) });
     }
     // With lowFreqFactor 1: high - low = -1 / beta, original = alpha 2 pi (high - low)
     const highFactor = nice(1 - 1 / ll.b, 4);
@@ -172,6 +200,9 @@ export function fitLaw(m: MeasuredFrequencies): FrequencyLaw {
       candidates.push({ scaling: { type: 'llama3', factor: F, lowFreqFactor: 1, highFreqFactor: highFactor, originalMaxPositionEmbeddings: llamaOriginal }, misfit: misfitOf(llamaRatio) });
     }
     candidates.sort((a, b) => a.misfit - b.misfit);
+    // of the two YaRN readings (with and without truncation), the one that fits better stays
+    const yarns = candidates.filter((c) => c.scaling.type === 'yarn');
+    if (yarns.length === 2) candidates.splice(candidates.indexOf(yarns[1]!), 1);
     if (candidates.length === 2 && candidates[1]!.misfit < 3 * candidates[0]!.misfit) {
       notes.push(`the blend of ${blend.length} pairs fits both YaRN and Llama 3.1 (misfits ${candidates[0]!.misfit.toExponential(1)} and ${candidates[1]!.misfit.toExponential(1)}); the attention factor ${nice(m.gain, 4)} decided`);
       candidates.sort((a, b) => Number(a.scaling.type === 'yarn') === Number(gainSaysYarn) ? -1 : 1);
@@ -199,6 +230,22 @@ export function fitLaw(m: MeasuredFrequencies): FrequencyLaw {
   }
   if (candidates.length === 0) return perPair(m, base, notes);
   return { base, scaling: candidates[0]!.scaling, notes, ambiguous: notes.length > 0 };
+}
+
+/**
+ * One rotated pair: its frequency is base^0 = 1 under every base, so no base is measurable; the
+ * default 10000 is reported (any base reproduces the data) and a frequency other than 1 is linear
+ * interpolation by 1 / w.
+ */
+function onePair(m: MeasuredFrequencies): FrequencyLaw {
+  const notes = ['one rotated pair (2 lanes) turns by base^0 = 1 per position whatever the base: the data cannot determine a base, so posenc\'s default 10000 is given (any base reproduces them)'];
+  const w = m.w[0]!;
+  if (!(w > 0) || !Number.isFinite(w)) {
+    notes.push('the pair\'s frequency could not be measured (positions too close together or too small)');
+    return { base: 10000, scaling: undefined, notes, ambiguous: true };
+  }
+  const factor = snap(1 / w, Math.max(1e-12, m.wError[0]! / w));
+  return { base: 10000, scaling: Math.abs(factor - 1) < 1e-5 ? undefined : { type: 'linear', factor }, notes, ambiguous: true };
 }
 
 /** No closed-form law: per-pair divisors of the unscaled law (LongRoPE's form) reproduce the frequencies. */

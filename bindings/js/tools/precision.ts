@@ -9,6 +9,8 @@ import { withHeap } from '../runtime/scope.js';
 import type { RopeApi } from '../families/rope/rope.js';
 import type { RopeSpec } from '../families/rope/spec.js';
 import type { ModelApi, ModelPlan } from '../model/model-api.js';
+import { readPlan } from '../model/plan-check.js';
+import { MAX_HEAD_DIM } from '../model/plan.js';
 import { ANGLE_RECIPES } from '../generated/boundary.js';
 import { ggmlRecipe, ggmlRefusal, hfInvFreq } from './precision-recipes.js';
 import type { OracleSpec } from './precision-recipes.js';
@@ -101,24 +103,42 @@ function ggmlSteps(format: string): string[] {
   return steps;
 }
 
-function isPlan(value: unknown): value is ModelPlan {
-  return value !== null && typeof value === 'object' && Array.isArray((value as ModelPlan).layers);
+/** A plan (checked by the plan schema) rather than a spec: an object with `layers`. */
+function isPlan(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && (value as { layers?: unknown }).layers !== undefined;
+}
+
+/**
+ * The most work one oracle call does: positions times pairs (each emulated in five pipelines).
+ * 2^26 is a 2^20-token context at head 128 (docs/reliability.md gives its time and memory).
+ */
+export const MAX_ORACLE_WORK = 2 ** 26;
+
+/** Refuses, before anything is allocated, a call past {@link MAX_ORACLE_WORK}. */
+function checkWork(fn: string, contextLength: number, rotaryDim: number): void {
+  const work = contextLength * Math.floor(rotaryDim / 2);
+  if (rotaryDim > MAX_HEAD_DIM || work > MAX_ORACLE_WORK) {
+    throw new PosEncError('OUT_OF_RANGE', `${fn}: contextLength ${contextLength} with rotaryDim ${rotaryDim} is ${work} position-pairs; ` +
+      `the oracle evaluates at most 2^26 (and at most ${MAX_HEAD_DIM} lanes): use a shorter contextLength`);
+  }
 }
 
 export function precisionApi(heap: Heap, rope: RopeApi, model: ModelApi): PrecisionApi {
   /** The spec and its float64 frequencies at the context length. */
   function oracleSpec(fn: string, planOrSpec: unknown, contextLength: number, layer: unknown, notes: string[]): OracleSpec {
     if (isPlan(planOrSpec)) {
-      const index = layer === undefined ? planOrSpec.layers.findIndex((l) => l.rope !== null) : args.integer(fn, 'layer', layer, 0);
-      if (index < 0) throw new PosEncError('INVALID_ARGUMENT', `${fn}: no layer of this ${planOrSpec.modelType} plan uses RoPE`);
-      const l = planOrSpec.layers[index];
-      if (!l) throw new PosEncError('OUT_OF_RANGE', `${fn}: layer ${index} is outside the model's ${planOrSpec.layers.length} layers`);
+      const plan = readPlan(fn, planOrSpec);
+      const index = layer === undefined ? plan.layers.findIndex((l) => l.rope !== null) : args.integer(fn, 'layer', layer, 0);
+      if (index < 0) throw new PosEncError('INVALID_ARGUMENT', `${fn}: no layer of this ${plan.modelType} plan uses RoPE`);
+      const l = plan.layers[index];
+      if (!l) throw new PosEncError('OUT_OF_RANGE', `${fn}: layer ${index} is outside the model's ${plan.layers.length} layers`);
       if (!l.rope) throw new PosEncError('INVALID_ARGUMENT', `${fn}: layer ${index} has no RoPE (${l.attention})`);
       if (l.rope.form.kind === 'proportional' || l.rope.form.kind === '2d') {
         throw new PosEncError('INVALID_ARGUMENT', `${fn}: layer ${index} uses ${l.rope.form.kind} RoPE; the oracle covers RoPE on consecutive pairs of one position axis`);
       }
       if (layer === undefined) notes.push(`layer ${index} (${l.attention}), the first with RoPE`);
-      const freq = model.frequencies(planOrSpec, index, { seqLen: contextLength })!;
+      checkWork(fn, contextLength, l.rope.spec.rotaryDim);
+      const freq = model.frequencies(plan, index, { seqLen: contextLength })!;
       const { rotaryDim, base, scaling } = l.rope.spec;
       return { rotaryDim, base, scaling: scaling ?? undefined, freq };
     }
@@ -127,6 +147,8 @@ export function precisionApi(heap: Heap, rope: RopeApi, model: ModelApi): Precis
     }
     if (layer !== undefined) throw new PosEncError('INVALID_ARGUMENT', `${fn}: option 'layer' needs a plan, not a spec`);
     const { mropeSection: _sections, ...spec } = planOrSpec as RopeSpec & { mropeSection?: unknown };
+    const width = spec.rotaryDim ?? spec.headDim; // checked by rope.frequencies; bounded here before it allocates
+    if (typeof width === 'number' && Number.isFinite(width)) checkWork(fn, contextLength, width);
     const freq = rope.frequencies({ ...spec }, { seqLen: contextLength });
     const rotaryDim = freq.invFreq.length * 2;
     const s = spec as RopeSpec;

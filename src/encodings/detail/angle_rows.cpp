@@ -5,9 +5,15 @@
 // which costs six multiply-adds per pair instead of a full sine and cosine. Each step adds a
 // rounding error of a few 1e-16, so the phasors are re-evaluated directly every kResyncRows rows;
 // the drift stays far below float32 output rounding (6e-8).
+//
+// A stepped row is at the angle fl(p0 w) + t w, the float64 formula's is fl((p0 + t) w): they differ
+// by the rounding of the product, up to one ulp of the angle (1.2e-4 at 1e12). So a block of pairs
+// steps only while every angle in it is below kStepAngleLimit (ulp 2^-30, far below float32's
+// 2^-25); past it every row is evaluated directly, as position lists are.
 #include "encodings/detail/angle_rows.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "encodings/detail/active_kernels.hpp"
 #include "kernels/kernels.hpp"
@@ -50,11 +56,28 @@ void step_rows(const AngleSink& sink, std::size_t t, std::size_t rows, std::size
 
 }  // namespace
 
+bool range_steps_exactly(const double* freq, std::size_t pairs, double start, std::size_t count) {
+  if (count == 0) return true;
+  const double reach = std::fmax(std::fabs(start), std::fabs(start + static_cast<double>(count - 1)));
+  double widest = 0.0;
+  for (std::size_t i = 0; i < pairs; ++i) widest = std::fmax(widest, std::fabs(freq[i]));
+  return reach * widest < kStepAngleLimit;
+}
+
 void angle_rows_range(const double* freq, std::size_t pairs, double start, std::size_t count, const AngleSink& sink) {
   double angle[kBlockPairs], c[kBlockPairs], s[kBlockPairs], cw[kBlockPairs], sw[kBlockPairs];
   for (std::size_t i0 = 0; i0 < pairs; i0 += kBlockPairs) {
     const std::size_t n = std::min(kBlockPairs, pairs - i0);
     const double* w = freq + i0;
+    if (!range_steps_exactly(w, n, start, count)) {  // large angles: each row at its own float64 angle
+      for (std::size_t t = 0; t < count; ++t) {
+        const double p = start + static_cast<double>(t);
+        for (std::size_t j = 0; j < n; ++j) angle[j] = p * w[j];
+        kernels::sincos(angle, n, s, c);
+        emit_row(sink, t, i0, n, s, c);
+      }
+      continue;
+    }
     if (count > 1) kernels::sincos(w, n, sw, cw);  // the one-position step (a single row needs none)
     for (std::size_t t = 0; t < count; t += kResyncRows) {  // a direct row, then steps up to the next one
       const double p = start + static_cast<double>(t);

@@ -23,9 +23,19 @@ inline bool interleaved_pairs(const AngleSink& sink) {
   return sink.elem_stride == 2 && sink.sin != nullptr && sink.cos == sink.sin + 1;
 }
 
-/// Rows t < count at positions start + t. Uses the exact angle-addition recurrence between
-/// direct evaluations every kResyncRows rows, all in double precision.
+/// Rows t < count at positions start + t, each sin/cos of the float64 angle (start + t) w_i rounded
+/// once to float. Uses the angle-addition recurrence between direct evaluations every kResyncRows
+/// rows, all in double precision, where every angle is below kStepAngleLimit; beyond it, a
+/// stepped angle would be one product rounding (an ulp of the angle) away from the formula's, so
+/// those rows are evaluated directly.
 void angle_rows_range(const double* freq, std::size_t pairs, double start, std::size_t count, const AngleSink& sink);
+
+/// The largest angle (|position| * |w|) a stepped row may have: 2^22, whose ulp is 2^-30.
+constexpr double kStepAngleLimit = 4194304.0;
+
+/// Whether every angle of positions start .. start + count - 1 at these frequencies is below
+/// kStepAngleLimit, so that rows stepped or combined from others are the formula's to 2^-30.
+bool range_steps_exactly(const double* freq, std::size_t pairs, double start, std::size_t count);
 
 /// Rows a fast sink starts from: every kAnchorRows-th row ("anchors") and the first kAnchorRows
 /// rows ("offsets"). A power of two, so kAnchorRows * w and start / kAnchorRows are exact doubles.
@@ -39,7 +49,7 @@ inline std::size_t anchored_anchor_count(std::size_t rows) { return rows / kAnch
 /// float arithmetic (kernels/anchor-inl.hpp): absolute error at most 3.2e-7 * scale instead of
 /// half an ulp, and faster (docs/performance.md). Short ranges (under 2 * kAnchorRows rows) and
 /// sinks without such a kernel (strides other than [sin, cos] pairs or contiguous rows) take
-/// angle_rows_range.
+/// angle_rows_range, and so do ranges whose angles reach kStepAngleLimit.
 Status angle_rows_range_fast(const double* freq, std::size_t pairs, double start, std::size_t count,
                              const AngleSink& sink);
 

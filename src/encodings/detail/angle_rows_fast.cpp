@@ -68,7 +68,7 @@ Status angle_rows_range_fast(const double* freq, std::size_t pairs, double start
                              const AngleSink& sink) {
   constexpr std::size_t K = kAnchorRows;
   const bool interleaved = interleaved_pairs(sink);
-  if (count < 2 * K || !(interleaved || sink.elem_stride == 1)) {
+  if (count < 2 * K || !(interleaved || sink.elem_stride == 1) || !range_steps_exactly(freq, pairs, start, count)) {
     angle_rows_range(freq, pairs, start, count, sink);
     return {};
   }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 
 import { encodeFloats, npyBytes, safetensorsBytes } from '../../js/io-fixtures.mjs';
-import { initialState, trainSteps } from '../../../web/js/sections/learned/train.js';
+import { initialState, trainSteps } from '../../../web/js/compute/train.js';
 import { int, num, signed } from '../../../web/js/ui/format.js';
 import { canvasStats, figure, fill, heatmapCursor, numberField, press, readout, rowDot, section, select, settled } from '../page-helpers.mjs';
 

@@ -13,7 +13,7 @@ import { PRECISION_POINTS } from '../../../web/js/sections/rope/precision.js';
 import { SHIFT_SEEDS } from '../../../web/js/sections/rope/shift.js';
 import { randomVector } from '../../../web/js/toy.js';
 import { bytes, int, num, signed } from '../../../web/js/ui/format.js';
-import { canvasStats, choose, figure, fill, heatmapCursor, numberField, parseNumber, plotKeys, press, readout, select, settled } from '../page-helpers.mjs';
+import { appearance, canvasStats, choose, figure, fill, heatmapCursor, numberField, parseNumber, plotKeys, press, readout, select, settled } from '../page-helpers.mjs';
 import { ropeParts, ropeSettings } from './rope.mjs';
 
 const ROOT = new URL('../../../', import.meta.url);
@@ -198,9 +198,26 @@ export function ropeLessonTests(ctx) {
       assert.equal(await readout(plan, 'error'), `${error.code}: ${error.message}`);
       assert.equal(error.code, 'INVALID_CONFIG');
       assert.equal(await plan.getAttribute('data-stale'), 'true');
+      // the badge follows the caption, in the flow (it covers none of it), and points down to the message
+      const badge = await plan.locator('figcaption').evaluate((c) => {
+        const style = getComputedStyle(c, '::after');
+        return { content: style.content, position: style.position };
+      });
+      assert.match(badge.content, /^"not redrawn: see the message below/);
+      assert.equal(badge.position, 'static');
+      // the message in full colour, readable; the last plan's summary dimmed, and said to be the last one's
+      const message = await appearance(plan.locator('output[data-state="error"]'));
+      assert.equal(message.opacity, 1);
+      assert.equal(message.filter, 'none');
+      assert.ok(message.contrast >= 4.5, `the message's contrast is ${message.contrast.toFixed(2)}, under WCAG's 4.5`);
+      assert.ok((await appearance(summary)).opacity < 0.5, 'the previous summary is dimmed');
+      assert.equal(await summary.textContent(), pe.model.summarize(pe.model.fromConfig(config('phi-3.5-mini-instruct.json'))).join('\n'), 'it is the last plan read');
+      assert.equal(await plan.locator('[data-part="plan-summary-stale"]').isVisible(), true, 'and says so');
       await text.focus();
       await press(plan, 'Gemma 3 1B');
       assert.equal(await plan.getAttribute('data-stale'), null);
+      assert.equal((await appearance(summary)).opacity, 1);
+      assert.equal(await plan.locator('[data-part="plan-summary-stale"]').isVisible(), false);
       await page.mouse.move(1, 1);
     });
 

@@ -1,8 +1,8 @@
 // The jobs the compute worker runs (worker.js), each a posenc call and the presentation maths
 // around it, returning its result and the buffers to transfer back. They also run on the main
 // thread unchanged, which is how their maths can be checked outside a worker.
-import { areaAverage } from '../plot/resample.js';
-import { trainSteps } from '../sections/learned/train.js';
+import { areaAverage } from './resample.js';
+import { trainSteps } from './train.js';
 import { randomVector } from '../toy.js';
 
 /** @typedef {import('posenc').PosEnc} PosEnc */
@@ -171,9 +171,9 @@ function precisionOracle(pe, a) {
 }
 
 /**
- * Trains the page's position table (sections/learned/train.js) for about `budgetMs`, from `state`
+ * Trains the page's position table (compute/train.js) for about `budgetMs`, from `state`
  * on; returns the new state. The section chains these jobs, drawing the table between them.
- * @param {PosEnc} pe @param {{ state: import('../sections/learned/train.js').TrainState, budgetMs: number }} a
+ * @param {PosEnc} pe @param {{ state: import('./train.js').TrainState, budgetMs: number }} a
  */
 function trainTable(pe, a) {
   const state = trainSteps(pe, a.state, a.budgetMs);

@@ -1,13 +1,13 @@
 // A heatmap of a [rows, cols] matrix on a canvas: axes in the matrix's own units (or token labels),
 // a colour legend with its unit, and a cursor cell that follows the mouse, a tap, a sideways drag
 // and the keyboard (arrows, Shift for 10, Page Up/Down, Home/End; Enter or a click selects). A
-// matrix larger than the plot's pixels is shown averaged to them (resample.js), never sampled.
+// matrix larger than the plot's pixels is shown averaged to them (compute/resample.js), never sampled.
 // Entries that are not finite numbers (a −∞ mask) are grey, with a swatch in the legend.
 import { drawAxes, niceTicks } from './axes.js';
 import { INK, MUTED, PLOT_FONT, PlotCanvas, interactive } from './canvas.js';
 import { ColorMap } from './colormap.js';
 import { paintLegend } from './heatmap-legend.js';
-import { areaAverage } from './resample.js';
+import { areaAverage } from '../compute/resample.js';
 import { tick } from '../ui/format.js';
 
 /** Room around the cells for the axes (left, bottom) and the legend (right). */

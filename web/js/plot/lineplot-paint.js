@@ -6,9 +6,9 @@ import { drawAxes, logTicks, niceTicks } from './axes.js';
 import { INK, MUTED, PLOT_FONT } from './canvas.js';
 import { LabelLayout } from './labels.js';
 
-/** @typedef {import('./lineplot.js').LinePlot} LinePlot */
-/** @typedef {import('./lineplot.js').Series} Series */
-/** @typedef {import('./lineplot.js').RefLine} RefLine */
+/** @typedef {import('./lineplot-types.js').PaintedPlot} PaintedPlot */
+/** @typedef {import('./lineplot-types.js').Series} Series */
+/** @typedef {import('./lineplot-types.js').RefLine} RefLine */
 /** @typedef {import('./axes.js').Rect} Rect */
 /** @typedef {import('./labels.js').Candidate} Candidate */
 /** @typedef {{ name: string, color: string, dashed: boolean }} LegendEntry */
@@ -130,7 +130,7 @@ function paintSeries(ctx, s, g) {
 
 /**
  * The dashed line at the cursor and a ring on each series there.
- * @param {CanvasRenderingContext2D} ctx @param {LinePlot} plot @param {Rect} r @param {Geometry} g
+ * @param {CanvasRenderingContext2D} ctx @param {PaintedPlot} plot @param {Rect} r @param {Geometry} g
  */
 function paintCursor(ctx, plot, r, g) {
   const first = plot.series[0];
@@ -160,7 +160,7 @@ function paintCursor(ctx, plot, r, g) {
 
 /**
  * Where each reference line is drawn (null when off the plot) and where its label may go.
- * @param {LinePlot} plot @param {Rect} r @param {Geometry} g
+ * @param {PaintedPlot} plot @param {Rect} r @param {Geometry} g
  * @returns {Array<{ line: RefLine, from: [number, number], to: [number, number], candidates: Candidate[] }>}
  */
 function refLines(plot, r, g) {
@@ -233,7 +233,7 @@ function paintLegend(ctx, rows) {
   ctx.restore();
 }
 
-/** Paints the whole plot. @param {CanvasRenderingContext2D} ctx @param {LinePlot} plot @param {number} width @param {number} height */
+/** Paints the whole plot. @param {CanvasRenderingContext2D} ctx @param {PaintedPlot} plot @param {number} width @param {number} height */
 export function paintLinePlot(ctx, plot, width, height) {
   if (plot.series.length === 0) {
     plot.top = MARGIN.top;

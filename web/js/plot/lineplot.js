@@ -5,39 +5,9 @@ import { interactive, PlotCanvas } from './canvas.js';
 import { niceTicks } from './axes.js';
 import { MARGIN, paintLinePlot } from './lineplot-paint.js';
 
-/**
- * @typedef {object} Series
- * @property {string} name  '' for no legend entry
- * @property {string} color
- * @property {ArrayLike<number>} x
- * @property {ArrayLike<number>} y  non-finite values leave a gap
- * @property {'line' | 'dots' | 'stems'} [style]
- * @property {number} [width]
- * @property {number} [radius]
- * @property {number} [highlight]  the index drawn larger (stems: the others fainter)
- */
-
-/**
- * @typedef {object} RefLine  a dashed reference line across the plot
- * @property {number} at
- * @property {string} label
- * @property {string} [color]
- */
-
-/**
- * @typedef {object} LinePlotOptions
- * @property {string} label  accessible name
- * @property {string} xLabel
- * @property {string} yLabel
- * @property {'linear' | 'log'} [yScale]
- * @property {'linear' | 'log1p'} [xScale]  'log1p': x drawn at log(1 + x), for distances from 0 that span decades
- * @property {[number, number]} [yRange]  a fixed y range (default: fit the data)
- * @property {boolean} [yZero]  the fitted y range includes 0 (a similarity does not start at its minimum)
- * @property {number} [xPad]  extra room on both sides of x (e.g. half a bar)
- * @property {string} [emptyText]
- * @property {(x: number, index: number) => void} [onCursor]  the cursor moved to point `index` of the first series
- */
-
+/** @typedef {import('./lineplot-types.js').Series} Series */
+/** @typedef {import('./lineplot-types.js').RefLine} RefLine */
+/** @typedef {import('./lineplot-types.js').LinePlotOptions} LinePlotOptions */
 
 export class LinePlot {
   /** @param {HTMLElement} container @param {LinePlotOptions} o */

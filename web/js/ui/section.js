@@ -39,10 +39,23 @@ export class Figure {
     return this.#find(name ? `output[data-readout="${name}"]` : 'output');
   }
 
-  /** Marks the figure as not showing the current settings (or clears the mark). @param {boolean} stale */
-  stale(stale) {
-    if (stale) this.element.dataset.stale = 'true';
-    else delete this.element.dataset.stale;
+  /**
+   * Marks the figure as not showing the current settings (or clears the mark). Its badge ("not
+   * redrawn", after the caption) points to `message`, the element that says why: above or below
+   * the caption, in the page's order.
+   * @param {boolean} stale @param {Element} [message]
+   */
+  stale(stale, message) {
+    if (!stale) {
+      delete this.element.dataset.stale;
+      delete this.element.dataset.staleMessage;
+      return;
+    }
+    this.element.dataset.stale = 'true';
+    const caption = this.element.querySelector('figcaption') ?? this.element;
+    const below = message !== undefined && !caption.contains(message) &&
+      (caption.compareDocumentPosition(message) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+    this.element.dataset.staleMessage = below ? 'below' : 'above';
   }
 }
 
@@ -156,7 +169,7 @@ export class Section {
     /** @param {string | null} message */
     const settle = (message) => {
       status.show(message);
-      for (const f of figures) f.stale(message !== null);
+      for (const f of figures) f.stale(message !== null, status.element);
       for (const a of actions) a.toggleAttribute('disabled', message !== null);
     };
     let generation = 0;

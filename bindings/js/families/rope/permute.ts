@@ -8,6 +8,7 @@
 // including the raw bytes of quantized rows. Plain JavaScript: a permutation needs no arithmetic.
 import * as args from '../../runtime/args.js';
 import { PosEncError } from '../../runtime/errors.js';
+import { bufferOf, byteOffsetOf, typedArrayName } from '../../runtime/typed.js';
 import { PAIRINGS } from './spec.js';
 import type { RopePairing } from './spec.js';
 
@@ -41,8 +42,17 @@ export interface RopePermuteOptions {
   dims?: readonly number[];
 }
 
+/** The typed-array classes, by the engine's name of their instances' class (a subclass's is its base's). */
+const PLAIN_TYPES = new Map<string, new (...a: [ArrayBufferLike, number, number] | [number]) => WeightData>(
+  [Float32Array, Float64Array, Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, BigInt64Array, BigUint64Array]
+    .map((C) => [C.name, C as unknown as new (...a: [ArrayBufferLike, number, number] | [number]) => WeightData]));
+
+// Every typed array has subarray and set; the union of their signatures is not callable in TS.
+type Rows = { subarray(begin: number, end: number): Rows; set(rows: Rows, offset: number): void; length: number };
+
 function isWeightData(value: unknown): value is WeightData {
-  return ArrayBuffer.isView(value) && !(value instanceof DataView);
+  const name = typedArrayName(value);
+  return name !== undefined && PLAIN_TYPES.has(name);
 }
 
 /**
@@ -112,16 +122,18 @@ export function permuteWeights<T extends WeightData>(weight: T | WeightTensor<T>
     throw new PosEncError(rotaryDim > headDim ? 'OUT_OF_RANGE' : 'INVALID_ARGUMENT', `${fn}: rotaryDim must be an even integer from 2 to headDim (${headDim}), got ${rotaryDim}`);
   }
   const source = headRowSource(to, headDim, rotaryDim);
-  // Every typed array has subarray and set; the union of their signatures is not callable in TS.
-  type Rows = { subarray(begin: number, end: number): Rows; set(rows: Rows, offset: number): void; length: number };
-  const out = new (values.constructor as new (n: number) => T)(values.length);
-  const src = values as unknown as Rows;
-  const dst = out as unknown as Rows;
+  // No caller code runs from here on: the rows are read through a plain view of the engine's own
+  // class over the caller's bytes (never the input's `constructor`, `subarray` or species), and the
+  // output is a fresh array of that class (a Node Buffer gives a Uint8Array, with no deprecation).
+  const Plain = PLAIN_TYPES.get(typedArrayName(values)!)!;
+  const src = new Plain(bufferOf.call(values), byteOffsetOf.call(values), length) as unknown as Rows;
+  const dst = new Plain(length) as unknown as Rows;
   for (let h = 0; h < numHeads; h++) {
     for (let j = 0; j < headDim; j++) {
       const from = (h * headDim + source[j]!) * cols;
       dst.set(src.subarray(from, from + cols), (h * headDim + j) * cols);
     }
   }
+  const out = dst as unknown as T;
   return { data: out, dims };
 }

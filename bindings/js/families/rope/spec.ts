@@ -4,6 +4,7 @@
 // semantic checks (ranges, list lengths) live in src/encodings/rope_scaling.cpp.
 import * as args from '../../runtime/args.js';
 import { PosEncError } from '../../runtime/errors.js';
+import { nearestName } from '../../runtime/nearest.js';
 import type { Heap } from '../../runtime/heap.js';
 import type { HeapScope } from '../../runtime/scope.js';
 import type { Ptr } from '../../runtime/raw-module.js';
@@ -217,7 +218,7 @@ export function parseScaling(fn: string, value: unknown): ParsedScaling {
   const known = SCALING_KEYS[type];
   for (const key of Object.keys(s)) {
     if (key === 'type' || (known as readonly string[]).includes(key)) continue;
-    const near = known.find((k) => k.toLowerCase() === key.toLowerCase());
+    const near = nearestName(key, known);
     throw new PosEncError('UNKNOWN_OPTION', `${fn}: unknown option 'scaling.${key}' for scaling type '${type}'` +
       (near ? ` (did you mean '${near}'?)` : known.length ? `; known: ${known.join(', ')}` : '; it takes no parameters'));
   }

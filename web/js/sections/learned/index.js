@@ -1,5 +1,5 @@
 // Section "Learned position tables": a table trained here, in the compute worker, on a task that
-// needs order (training.js, train.js), drawn as it emerges and compared with the sinusoidal table
+// needs order (training.js, compute/train.js), drawn as it emerges and compared with the sinusoidal table
 // (versus.js); what a table does past its last row (beyond.js); and a table read from an .npy or
 // .safetensors file with pe.io (file.js). The four table figures show the trained table until a
 // file is loaded, and again after "Train again". The table is kept in WebAssembly memory with

@@ -10,10 +10,10 @@ import { button, number } from '../../ui/control-specs.js';
 import { int, num } from '../../ui/format.js';
 import { field, setReadout, valueSpan } from '../../ui/readout.js';
 import { PageError } from '../../ui/section.js';
-import { BATCH, initialState } from './train.js';
+import { BATCH, initialState } from '../../compute/train.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
-/** @typedef {import('./train.js').TrainState} TrainState */
+/** @typedef {import('../../compute/train.js').TrainState} TrainState */
 
 export const SETTINGS = {
   positions: number({ label: 'positions', unit: 'rows L', value: 64, step: 1, min: 4, max: 128, slider: [4, 128] }),

@@ -9,7 +9,7 @@ import { field, setReadout, valueSpan } from '../../ui/readout.js';
 import { PageError } from '../../ui/section.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
-/** @typedef {import('./index.js').Lengths} Lengths */
+/** @typedef {import('./state.js').Lengths} Lengths */
 
 const SETTINGS = {
   heads: number({ label: 'heads', value: 8, step: 1, max: 128, slider: [1, 64] }),

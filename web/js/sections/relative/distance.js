@@ -9,7 +9,7 @@ import { field, setReadout, valueSpan } from '../../ui/readout.js';
 import { shawScorePart } from './shaw-score.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
-/** @typedef {import('./index.js').Lengths} Lengths */
+/** @typedef {import('./state.js').Lengths} Lengths */
 
 const SIGN = { sign: choice({ label: 'sign', as: 'radio', value: 'key-minus-query', options: [['key-minus-query', 'j − i (Shaw, T5)'], ['query-minus-key', 'i − j (DeBERTa)']] }) };
 const CLIP = { shawK: number({ label: 'clip distance k', value: 4, step: 1, slider: [1, 32] }) };

@@ -11,7 +11,7 @@ import { t5Part } from './t5.js';
 import { txlPart } from './txl.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
-/** @typedef {{ qLen: number, kLen: number, queryOffset: number }} Lengths */
+/** @typedef {import('./state.js').Lengths} Lengths */
 
 /** Largest query or key count the figures draw. */
 export const MAX_LEN = 512;

@@ -11,7 +11,7 @@ import { field, setReadout, valueSpan } from '../../ui/readout.js';
 import { project, randomVector, toyProjections } from '../../toy.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
-/** @typedef {import('./index.js').Lengths} Lengths */
+/** @typedef {import('./state.js').Lengths} Lengths */
 
 /** The head width d_z of the toy model. */
 export const SHAW_DIM = 16;

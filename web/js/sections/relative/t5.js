@@ -11,7 +11,7 @@ import { PageError } from '../../ui/section.js';
 import { bucketList, bucketRanges, rangeText } from './t5-list.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
-/** @typedef {import('./index.js').Lengths} Lengths */
+/** @typedef {import('./state.js').Lengths} Lengths */
 
 const SETTINGS = {
   numBuckets: number({ label: 'numBuckets', value: 32, step: 1, max: 512 }),

@@ -9,7 +9,7 @@ import { nextTask } from '../../ui/schedule.js';
 import { PageError } from '../../ui/section.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
-/** @typedef {import('./index.js').Lengths} Lengths */
+/** @typedef {import('./state.js').Lengths} Lengths */
 
 const SETTINGS = {
   memLen: number({ label: 'memLen', unit: 'cached', value: 8, step: 1, max: 512 }),

@@ -12,7 +12,7 @@ import { PageError } from '../../ui/section.js';
 import { redrawnPart } from './part.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
-/** @typedef {import('./index.js').RopeState} RopeState */
+/** @typedef {import('./state.js').RopeState} RopeState */
 
 /** The most points the curve computes (longer ranges are sampled evenly). */
 export const DECAY_POINTS = 2048;

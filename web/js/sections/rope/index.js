@@ -22,14 +22,7 @@ import { wavelengthPart } from './wavelength.js';
 import { whyRopePart } from './why-rope.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
-/**
- * @typedef {object} RopeState  what every part draws from
- * @property {import('posenc').RopeSpec & { headDim: number, rotaryDim: number, base: number, pairing: 'half' | 'interleaved' }} spec
- * @property {number} seqLen  the context length
- * @property {import('posenc').RopeApplyOptions} apply  the options of pe.rope.apply: the spec and seqLen
- * @property {import('posenc').RopeFrequencies} freqs  the scaled frequencies at seqLen
- * @property {import('posenc').RopeFrequencies} plain  the unscaled ones
- */
+/** @typedef {import('./state.js').RopeState} RopeState */
 
 export const SETTINGS = {
   headDim: number({ label: 'head dim', unit: 'lanes d, even', value: 64, step: 2, max: 512, slider: [2, 256] }),

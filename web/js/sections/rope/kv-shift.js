@@ -12,7 +12,7 @@ import { randomVector } from '../../toy.js';
 import { redrawnPart } from './part.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
-/** @typedef {import('./index.js').RopeState} RopeState */
+/** @typedef {import('./state.js').RopeState} RopeState */
 
 /** Keys in the toy cache. */
 export const CACHE_TOKENS = 12;

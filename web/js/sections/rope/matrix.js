@@ -11,7 +11,7 @@ import { pairLanes } from './rotation.js';
 import { redrawnPart } from './part.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
-/** @typedef {import('./index.js').RopeState} RopeState */
+/** @typedef {import('./state.js').RopeState} RopeState */
 
 const TOOLS = {
   lanes: number({ label: 'lanes shown', value: 16, step: 2, min: 2, max: 512 }),

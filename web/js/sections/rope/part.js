@@ -1,7 +1,7 @@
 // A RoPE part that redraws from the section's state and makes no call of its own when the state
 // changes: it keeps the new state, redraws (its own calls are listed by its update), and is done.
 
-/** @typedef {import('./index.js').RopeState} RopeState */
+/** @typedef {import('./state.js').RopeState} RopeState */
 /** @typedef {ReturnType<import('../../ui/section.js').Section['figure']>} Figure */
 
 /**

@@ -95,7 +95,7 @@ export function planPart(section) {
     const out = figure.readout();
     out.dataset.state = 'error';
     setReadout(out, valueSpan('error', message));
-    figure.stale(true);
+    figure.stale(true, out); // the plot and the summary stay those of the last plan read, dimmed
   }
 
   function read() {

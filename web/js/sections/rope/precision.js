@@ -11,7 +11,7 @@ import { PageError } from '../../ui/section.js';
 import { PLAN_EXAMPLES } from './plan.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
-/** @typedef {import('./index.js').RopeState} RopeState */
+/** @typedef {import('./state.js').RopeState} RopeState */
 
 /** The models offered, with the example file their plan is read from ('' = this section's settings). */
 export const PRECISION_MODELS = {

@@ -12,7 +12,7 @@ import { PageError } from '../../ui/section.js';
 import { drawCircle } from './circle.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
-/** @typedef {import('./index.js').RopeState} RopeState */
+/** @typedef {import('./state.js').RopeState} RopeState */
 
 const TRAIL = 48; // integer positions drawn behind the current one
 

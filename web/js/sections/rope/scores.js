@@ -10,7 +10,7 @@ import { PageError } from '../../ui/section.js';
 import { redrawnPart } from './part.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
-/** @typedef {import('./index.js').RopeState} RopeState */
+/** @typedef {import('./state.js').RopeState} RopeState */
 
 const TOOLS = {
   positions: number({ label: 'positions', value: 64, step: 1, min: 2, max: 512, slider: [4, 256] }),

@@ -15,7 +15,7 @@ import { pairLanes } from './rotation.js';
 import { redrawnPart } from './part.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
-/** @typedef {import('./index.js').RopeState} RopeState */
+/** @typedef {import('./state.js').RopeState} RopeState */
 
 const TOOLS = {
   m: number({ label: 'query position m', value: 5, step: 1, min: 0, max: 1_000_000 }),

@@ -8,7 +8,7 @@ import { field, setReadout, valueSpan } from '../../ui/readout.js';
 import { trainedLength } from './wavelength.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
-/** @typedef {import('./index.js').RopeState} RopeState */
+/** @typedef {import('./state.js').RopeState} RopeState */
 
 const BAND_COLOURS = { unchanged: seriesColour(2), blended: seriesColour(4), divided: seriesColour(1) };
 

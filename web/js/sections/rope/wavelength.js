@@ -7,7 +7,7 @@ import { int, num } from '../../ui/format.js';
 import { field, setReadout, valueSpan } from '../../ui/readout.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
-/** @typedef {import('./index.js').RopeState} RopeState */
+/** @typedef {import('./state.js').RopeState} RopeState */
 
 /** The length a scaling was trained at (the reference of its stretch), if it has one. @param {import('posenc').RopeScaling | null | undefined} scaling */
 export function trainedLength(scaling) {

@@ -6,7 +6,7 @@
 import { int, plain, bytes } from '../../ui/format.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
-/** @typedef {import('./index.js').RopeState} RopeState */
+/** @typedef {import('./state.js').RopeState} RopeState */
 
 /** The width of GPT-2's embeddings, which its learned table (wpe, 1024 × 768) is added to. */
 const GPT2_WIDTH = 768;

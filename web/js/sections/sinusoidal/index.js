@@ -9,13 +9,7 @@ import { tableFigure } from './table.js';
 import { wavesFigure } from './waves.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
-/**
- * @typedef {object} TableState  a table and what it was made from
- * @property {{ length: number, dim: number, base: number, layout: 'interleaved' | 'half' }} params
- * @property {import('posenc').Tensor} table
- * @property {Float64Array} freqs  pe.sinusoidal.frequencies: w_i, rad/token
- * @property {{ values: Float32Array, rows: number, cols: number } | null} view  the heatmap's averaged picture
- */
+/** @typedef {import('./state.js').TableState} TableState */
 
 export const SETTINGS = {
   length: number({ label: 'length', unit: 'positions', value: 256, step: 1, max: 4096, slider: [1, 1024] }),

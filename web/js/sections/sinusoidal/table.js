@@ -5,7 +5,7 @@ import { num, signed, sub } from '../../ui/format.js';
 import { field, setReadout, valueSpan } from '../../ui/readout.js';
 
 /** @typedef {import('../../ui/section.js').Figure} Figure */
-/** @typedef {import('./index.js').TableState} TableState */
+/** @typedef {import('./state.js').TableState} TableState */
 /** @typedef {import('../../plot/heatmap.js').Cell} Cell */
 
 /**

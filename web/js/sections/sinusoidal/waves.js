@@ -9,7 +9,7 @@ import { field, valueSpan } from '../../ui/readout.js';
 
 /** @typedef {import('../../ui/section.js').Section} Section */
 /** @typedef {import('../../ui/section.js').Figure} Figure */
-/** @typedef {import('./index.js').TableState} TableState */
+/** @typedef {import('./state.js').TableState} TableState */
 
 const MAX_WAVES = 6;
 /** Windows up to this many positions are drawn as dots on smooth curves; longer ones as lines. */

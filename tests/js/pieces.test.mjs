@@ -1,5 +1,5 @@
 // Default calls on plain Float32Arrays that copy in and out a piece of tokens at a time
-// (rope.apply and RopeCache.apply with consecutive positions: scope.ts, shapes.ts)
+// (rope.apply, RopeCache.apply, PositionTable.addTo and learned.addTo with consecutive positions)
 // give the bits of the same call on a WasmTensor, which is rotated or added to in one piece, and
 // reuse one scratch block: WebAssembly memory does not grow from call to call.
 import assert from 'node:assert/strict';
@@ -26,7 +26,7 @@ function bothWays(x, dims, call) {
 test('rope.apply on Float32Arrays many pieces long: the bits of the one-piece WasmTensor call, q and k', () => {
   // [2, 300, 8, 64] q (600 tokens of 2 KiB) and [2, 300, 2, 64] k: several pieces per batch row.
   for (const pairing of ['half', 'interleaved']) {
-    for (const offset of [0, 17, -40, 123456789]) {
+    for (const offset of [0, 17, -40, 4194304 - 150, 123456789]) {
       const q = randomFloats(2 * 300 * 8 * 64, 1);
       const k = randomFloats(2 * 300 * 2 * 64, 2);
       const spec = { layout: 'bshd', pairing, offset, rotaryDim: 48, scaling: { type: 'yarn', factor: 4, originalMaxPositionEmbeddings: 64 } };
@@ -50,6 +50,24 @@ test('RopeCache.apply on Float32Arrays many pieces long: the bits of the WasmTen
   const r = bothWays(x, [3, 700, 4, 64], (t, dims) => cache.apply(t, null, { layout: 'bshd', dims, offset: 450 }));
   assert.ok(sameBits(r.plain, r.resident), 'RopeCache.apply');
   cache.dispose();
+});
+
+test('PositionTable.addTo and learned.addTo on Float32Arrays many pieces long: the bits of the WasmTensor call', () => {
+  const dims = [2, 300, 512]; // 1.2 MiB: several pieces of 256 KiB
+  const x = randomFloats(2 * 300 * 512, 9);
+  const rows = randomFloats(400 * 512, 10);
+  const tables = [
+    pe.sinusoidal.createTable({ maxPositions: 400, dim: 512 }),
+    pe.sinusoidal.createTable({ maxPositions: 400, dim: 512, precision: 'fast', storage: 'anchored' }),
+    pe.learned.createTable({ data: rows, dims: [400, 512] }),
+  ];
+  for (const table of tables) {
+    const r = bothWays(x, dims, (t, d) => table.addTo(t, { dims: d, offset: 77 }));
+    assert.ok(sameBits(r.plain, r.resident), `${table.storage} table`);
+    table.dispose();
+  }
+  const r = bothWays(x, dims, (t, d) => pe.learned.addTo(t, { data: rows, dims: [400, 512] }, { dims: d, offset: 100 }));
+  assert.ok(sameBits(r.plain, r.resident), 'learned.addTo');
 });
 
 test('an error in a call that goes in pieces comes before anything is written back', () => {

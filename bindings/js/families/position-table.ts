@@ -123,6 +123,9 @@ export class PositionTable extends HeapObject {
   }
 }
 
+/** Bytes of x one piece of {@link addRows} holds: small enough to stay in L2 cache between copy-in and copy-out. */
+const ADD_PIECE_BYTES = 256 << 10;
+
 /**
  * Where a table's rows are: asked for right before the call into wasm, after every option and
  * tensor of the caller's was read, since a getter among them may have disposed (or freed) the table.
@@ -152,8 +155,29 @@ export function addRows(
   if (width !== dim) {
     throw new PosEncError('SHAPE_MISMATCH', `${fn}: x has rows of ${width} values but the table has dim ${dim}`);
   }
+  const pos = positionsOf(fn, opts, batch, seq);
+  if (t.wasm === undefined && pos.ids === undefined && t.size * 4 > 2 * ADD_PIECE_BYTES &&
+    Number.isInteger(pos.offset) && pos.offset >= 0 && pos.offset + seq <= rows) {
+    // Consecutive rows inside the table (no piece can fail on its positions), and each row's values
+    // depend on its position alone: x goes through the scratch block a cache-sized piece of rows at
+    // a time, each added to and copied back while still in cache, so x is read and written once.
+    const pieceRows = Math.min(seq, Math.max(1, Math.floor(ADD_PIECE_BYTES / 4 / dim)));
+    return withHeap(heap, (scope) => {
+      const ptr = heap.scratch(pieceRows * dim * 4, 'the pieces of x');
+      const table = tableAt(); // once: for learned.addTo it copies a plain table in
+      for (let b = 0; b < batch; b++) {
+        for (let start = 0; start < seq; start += pieceRows) {
+          const count = Math.min(pieceRows, seq - start);
+          const from = (b * seq + start) * dim;
+          scope.copyRange(t, ptr, from, count * dim);
+          heap.check(add({ table, rows, dim, x: ptr, batch: 1, seq: count, offset: pos.offset + start, ids: 0, perBatch: false }), fn);
+          scope.returnRange(t, ptr, from, count * dim);
+        }
+      }
+      return t.data;
+    });
+  }
   return withHeap(heap, (scope) => {
-    const pos = positionsOf(fn, opts, batch, seq);
     const xPtr = scope.tensorIn(t, 'x');
     const idsPtr = scope.f64In(pos.ids, 'positionIds');
     heap.check(add({ table: tableAt(), rows, dim, x: xPtr, batch, seq, offset: pos.offset, ids: idsPtr, perBatch: pos.perBatch }), fn);

@@ -93,7 +93,7 @@ export class RopeCache extends HeapObject {
     const pos = positionsOf(fn, opts, qh.batch, qh.seq);
     // Consecutive positions inside the table: no piece can fail on its rows (shapes.ts, rotateTokenPieces).
     if (pos.ids === undefined && Number.isInteger(pos.offset) && pos.offset >= 0 && pos.offset + qh.seq <= s.rows &&
-      rotateTokenPieces(heap, fn, qk, (qPtr, kPtr, piece) => {
+      rotateTokenPieces(heap, fn, qk, false, (qPtr, kPtr, piece) => {
         const t = this.#live(fn);
         return heap.call.ropeApplyTable({
           cos: t.cos, sin: t.sin, cos2: t.cos2, sin2: t.sin2, rows: t.rows, pairs: t.pairs, pairing: t.pairing,

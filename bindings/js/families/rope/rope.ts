@@ -194,7 +194,7 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
     // derive from the positions: the pieces' rotations are the whole call's (scope.ts, rotateTokenPieces).
     const readsLength = Number.isNaN(seqLen) && (spec.scaling.type === 'dynamic' || spec.scaling.type === 'longrope');
     if (pos.ids === undefined && !readsLength && inPieceRange(pos.offset, qh.seq) &&
-      rotateTokenPieces(heap, fn, qk, (qPtr, kPtr, piece, scope) => call.ropeApply({
+      rotateTokenPieces(heap, fn, qk, true, (qPtr, kPtr, piece, scope) => call.ropeApply({
         q: qPtr, qHeads: qh.heads, k: kPtr, kHeads: kh?.heads ?? 0, batch: 1, seq: piece.seq, headDim: qh.headDim,
         layout: qh.layout, pairing: spec.pairing, rotaryDim: spec.rotaryDim, base: spec.base, scaling: scalingIn(spec, scope),
         seqLen, offset: pos.offset + piece.start, ids: 0, perBatch: false,

@@ -154,15 +154,19 @@ export function inPieceRange(offset: number, seq: number): boolean {
   return Number.isInteger(offset) && Math.abs(offset) + seq <= 2 ** 31;
 }
 
-/** Bytes of q and k a piece of {@link rotateTokenPieces} holds: small enough to stay in L2 cache between copy-in and copy-out. */
+/**
+ * Bytes of q and k a piece of {@link rotateTokenPieces} holds: small enough to stay in L2 cache
+ * between copy-in and copy-out (a piece that forms angles holds at least 64 tokens, whatever their size).
+ */
 export const ROTATE_PIECE_BYTES = 256 << 10;
 
 /**
- * The C++ drivers form consecutive positions' angles directly every 64 rows and by stepping in
- * between (src/encodings/detail/angle_rows.cpp, kResyncRows): pieces start on multiples of it, so
- * each token's angles are formed as in one call over all tokens (bit for bit, tests/js/pieces.test.mjs).
+ * The C++ RoPE driver forms each token's cos/sin a chunk of 64 tokens at a time, each chunk from its
+ * own first position (src/encodings/detail/rope_driver.hpp, kRopeChunkTokens): pieces start on
+ * multiples of it, so every chunk, and so every token, is formed as in one call over all tokens
+ * (bit for bit, tests/js/pieces.test.mjs).
  */
-const ANGLE_STEP_ROWS = 64;
+const ROPE_CHUNK_TOKENS = 64;
 
 /** The tokens of one piece: `seq` tokens of batch row `row` from token `start`, at positions offset + start on. */
 export interface TokenPiece {
@@ -181,18 +185,20 @@ export interface TokenPiece {
  *
  * Use it only where no error can depend on which tokens a piece holds (consecutive positions the
  * call has checked can be rotated): every other error comes from the first piece, before anything
- * is written back. Returns false, doing nothing, for tensors it does not take (a WasmTensor, the
- * 'bhsd' layout), which rotateInPlace handles.
+ * is written back. `formsAngles`: the binding forms the angles (rope.apply), so pieces start on its
+ * chunks; rows from a cos/sin table (RopeCache.apply) depend on the position alone. Returns false,
+ * doing nothing, for tensors it does not take (a WasmTensor, the 'bhsd' layout): rotateInPlace's.
  */
 export function rotateTokenPieces(
-  heap: Heap, fn: string, { qt, kt, qh, kh }: QK,
+  heap: Heap, fn: string, { qt, kt, qh, kh }: QK, formsAngles: boolean,
   rotate: (q: Ptr, k: Ptr, piece: TokenPiece, scope: HeapScope) => number,
 ): boolean {
   if (qt.wasm !== undefined || kt?.wasm !== undefined || qh.layout !== 0) return false;
   const qToken = qh.heads * qh.headDim;
   const kToken = kt === undefined ? 0 : kh!.heads * qh.headDim;
-  const fit = Math.floor(ROTATE_PIECE_BYTES / 4 / (qToken + kToken) / ANGLE_STEP_ROWS) * ANGLE_STEP_ROWS;
-  const tokens = Math.min(qh.seq, Math.max(ANGLE_STEP_ROWS, fit));
+  const align = formsAngles ? ROPE_CHUNK_TOKENS : 1;
+  const fit = Math.floor(ROTATE_PIECE_BYTES / 4 / (qToken + kToken) / align) * align;
+  const tokens = Math.min(qh.seq, Math.max(align, fit));
   const qBytes = Math.ceil((tokens * qToken * 4) / 64) * 64; // k's piece starts on a cache line
   withHeap(heap, (scope) => {
     const q = heap.scratch(qBytes + tokens * kToken * 4, 'the pieces of q and k');

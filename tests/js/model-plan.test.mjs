@@ -175,32 +175,65 @@ test('ALiBi and absolute tables: BLOOM, MPT, Falcon-RW, OPT (offset 2), GPT-2', 
   assert.ok(gpt2.layers.every((l) => l.rope === null && l.alibi === null));
 });
 
-test('unknown position keys and model types are INVALID_CONFIG naming them; unrelated keys are ignored', () => {
+test('keys decided as transformers decides them: a key the class does not define is ignored with a note; unknown model types are refused', () => {
   const base = { model_type: 'llama', num_hidden_layers: 2, hidden_size: 256, num_attention_heads: 4, rope_theta: 10000 };
-  assert.equal(pe.model.fromConfig({ ...base, vocab_size: 5, hidden_act: 'silu' }).layers.length, 2);
-  throwsPosEnc(() => pe.model.fromConfig({ ...base, rope_offset: 3 }), 'INVALID_CONFIG', /^model\.fromConfig: rope_offset may change how the model uses positions/);
-  throwsPosEnc(() => pe.model.fromConfig({ ...base, position_interpolation: 2 }), 'INVALID_CONFIG', /position_interpolation/);
-  throwsPosEnc(() => pe.model.fromConfig({ ...base, model_type: 'jamba' }), 'INVALID_CONFIG', /model_type 'jamba' is not a model posenc knows/);
-  throwsPosEnc(() => pe.model.fromConfig({ ...base, layer_types: ['full_attention', 'mamba'] }), 'INVALID_CONFIG', /layer_types\[1\] 'mamba'/);
-  throwsPosEnc(() => pe.model.fromConfig({ ...base, no_rope_layers: [1, 0] }), 'INVALID_CONFIG', /no_rope_layers is not read by model_type 'llama'/);
-  throwsPosEnc(() => pe.model.fromConfig({ ...base, num_hidden_layers: undefined }), 'INVALID_CONFIG', /num_hidden_layers is required/);
+  const plain = pe.model.fromConfig({ ...base, vocab_size: 5, hidden_act: 'silu' });
+  assert.equal(plain.layers.length, 2);
+  assert.ok(!plain.notes.some((n) => /not read/.test(n)), 'fields of LlamaConfig are known');
+  // LlamaConfig defines none of these and LlamaRotaryEmbedding reads none: transformers ignores them.
+  for (const extra of [{ rope_offset: 3 }, { position_interpolation: 2 }, { no_rope_layers: [1, 0] }, { rope_local_base_freq: 5 }, { sliding_window_pattern: 2 }]) {
+    const plan = pe.model.fromConfig({ ...base, ...extra });
+    const key = Object.keys(extra)[0];
+    assert.ok(plan.notes.some((n) => n.startsWith(`${key} is not read: LlamaConfig does not define it and no position code reads it`)), `${key}: ${plan.notes}`);
+    assert.deepEqual(plan.layers.map((l) => l.rope.spec), plain.layers.map((l) => l.rope.spec));
+  }
+  throwsPosEnc(() => pe.model.fromConfig({ ...base, model_type: 'not_a_model' }), 'INVALID_CONFIG', /model_type 'not_a_model' is not a model_type of transformers/);
+  throwsPosEnc(() => pe.model.fromConfig({ ...base, model_type: 'vit' }), 'INVALID_CONFIG', /model_type 'vit' \(ViTConfig\).*vision model/);
+  throwsPosEnc(() => pe.model.fromConfig({ ...base, layer_types: ['full_attention', 'window_attention'] }), 'INVALID_CONFIG', /layer_types\[1\] 'window_attention'/);
+  throwsPosEnc(() => pe.model.fromConfig({ ...base, num_hidden_layers: undefined, model_type: undefined }), 'INVALID_CONFIG', /num_hidden_layers is required/);
   throwsPosEnc(() => pe.model.frequencies({ layers: [] }, 0), 'INVALID_ARGUMENT', /plan\.source must be present/);
   throwsPosEnc(() => pe.model.frequencies(null, 0), 'INVALID_TYPE', /plan must be/);
 });
 
-test('keys published configs carry but transformers never reads: accepted with the value HF agrees with, refused otherwise', () => {
-  // SmolLM2's rope_interleaved (LlamaConfig never reads it; LlamaRotaryEmbedding pairs i with i + d/2)
-  // and Qwen2.5's use_mrope (not a Qwen2Config key; the text model has no M-RoPE), seen in the zoo.
+test('keys that are positional in another dialect: refused naming the dialect, unless the value says what transformers does anyway', () => {
+  // SmolLM2's rope_interleaved (nanotron; LlamaRotaryEmbedding pairs i with i + d/2) and Qwen2.5's
+  // use_mrope (Qwen's own code; not a Qwen2Config key), seen in the zoo.
   const llama = { model_type: 'llama', num_hidden_layers: 2, hidden_size: 256, num_attention_heads: 4, rope_theta: 10000 };
   const half = pe.model.fromConfig({ ...llama, rope_interleaved: false });
   assert.equal(half.layers[0].rope.spec.pairing, 'half');
-  assert.ok(half.notes.some((n) => /rope_interleaved false is not read/.test(n)));
-  throwsPosEnc(() => pe.model.fromConfig({ ...llama, rope_interleaved: true }), 'INVALID_CONFIG', /rope_interleaved is true, but transformers never reads it/);
-  // Where HF pairs adjacent lanes (Cohere), the key is not known to agree with anything: refused.
-  throwsPosEnc(() => pe.model.fromConfig({ ...llama, model_type: 'cohere', rope_interleaved: false }), 'INVALID_CONFIG', /rope_interleaved may change/);
+  assert.ok(half.notes.some((n) => /^rope_interleaved false is nanotron's key/.test(n)));
+  throwsPosEnc(() => pe.model.fromConfig({ ...llama, rope_interleaved: true }), 'INVALID_CONFIG', /rope_interleaved true is nanotron's key for the lane pairing: transformers' LlamaConfig does not read it/);
+  // Where HF pairs adjacent lanes (Cohere), false asks for the other pairing: refused.
+  throwsPosEnc(() => pe.model.fromConfig({ ...llama, model_type: 'cohere', rope_interleaved: false }), 'INVALID_CONFIG', /rope_interleaved false is nanotron's key/);
   const qwen = { ...llama, model_type: 'qwen2' };
-  assert.ok(pe.model.fromConfig({ ...qwen, use_mrope: false }).notes.some((n) => /use_mrope false is not read/.test(n)));
-  throwsPosEnc(() => pe.model.fromConfig({ ...qwen, use_mrope: true }), 'INVALID_CONFIG', /use_mrope is true/);
+  assert.ok(pe.model.fromConfig({ ...qwen, use_mrope: false }).notes.some((n) => /^use_mrope false is Qwen's original code's key/.test(n)));
+  throwsPosEnc(() => pe.model.fromConfig({ ...qwen, use_mrope: true }), 'INVALID_CONFIG', /use_mrope true is Qwen's original code's key/);
+  // MLC-LLM's mlc-chat-config.json, TensorRT-LLM, llama.cpp GGUF metadata, vLLM.
+  for (const [key, value, dialect] of [['context_window_size', 4096, 'MLC-LLM'], ['attention_sink_size', 4, 'MLC-LLM'], ['prefill_chunk_size', 2048, 'MLC-LLM'],
+    ['sliding_window_size', 1024, 'MLC-LLM'], ['rotary_base', 10000, 'TensorRT-LLM'], ['llama.rope.freq_base', 10000, "llama.cpp's GGUF"],
+    ['rope_freq_base', 10000, 'llama.cpp'], ['max_model_len', 8192, 'vLLM'], ['position_embedding_type', 'rope_gptj', 'TensorRT-LLM']]) {
+    throwsPosEnc(() => pe.model.fromConfig({ ...llama, [key]: value }), 'INVALID_CONFIG', new RegExp(`^model\\.fromConfig: ${key.replace(/\./g, '\\.')} .* is ${dialect}`));
+  }
+  // Command R7B as some loaders publish it: TensorRT-LLM's GPT-J pairing is what Cohere2 does.
+  const r7b = pe.model.fromConfig({ model_type: 'cohere2', num_hidden_layers: 4, hidden_size: 4096, num_attention_heads: 32, sliding_window: 4096,
+    position_embedding_type: 'rope_gptj' });
+  assert.equal(r7b.layers[0].rope.spec.pairing, 'interleaved');
+  assert.ok(r7b.notes.some((n) => /position_embedding_type "rope_gptj" is TensorRT-LLM's key/.test(n)));
+  // A per-layer override transformers applies (heterogeneous configs) is positional: refused.
+  throwsPosEnc(() => pe.model.fromConfig({ ...llama, per_layer_config: { 0: { rope_theta: 5 } } }), 'INVALID_CONFIG', /per_layer_config overrides attributes layer by layer/);
+});
+
+test('configs transformers accepts are never refused for a key it ignores (GPT-J rotary, DeepSeek moe_layer_freq and routed_scaling_factor)', () => {
+  const gptj = pe.model.fromConfig({ model_type: 'gptj', n_layer: 28, n_head: 16, n_embd: 4096, rotary_dim: 64, n_positions: 2048, rotary: true });
+  assert.equal(gptj.layers.length, 28);
+  assert.equal(gptj.layers[0].rope.spec.rotaryDim, 64);
+  assert.ok(gptj.notes.some((n) => /^rotary is not read: GPTJConfig does not define it/.test(n)), gptj.notes.join('\n'));
+  for (const model_type of ['deepseek_v2', 'deepseek_v3']) {
+    const plan = pe.model.fromConfig({ model_type, num_hidden_layers: 4, hidden_size: 2048, num_attention_heads: 16, qk_rope_head_dim: 64, qk_nope_head_dim: 128,
+      moe_layer_freq: 1, routed_scaling_factor: 2.5, rope_theta: 10000, max_position_embeddings: 4096 });
+    assert.equal(plan.layers.length, 4);
+    assert.equal(plan.layers[0].rope.form.kind, 'decoupled');
+  }
 });
 
 test('a plan written as an HF config fragment reads back to the same layers', () => {
@@ -236,4 +269,29 @@ test('a config whose head is wider than 65536 lanes is refused by name, before a
     qk_rope_head_dim: 2 ** 17, qk_nope_head_dim: 64 }), 'INVALID_CONFIG', /qk_rope_head_dim is 131072/);
   assert.equal(pe.memory.bytes, bytes);
   assert.equal(pe.model.fromConfig({ ...huge, hidden_size: 65536 }).headDim, 65536, 'the bound itself is a head');
+});
+
+test('class defaults: a Gemma 3 config whose text_config has five keys reads the rest from Gemma3TextConfig', () => {
+  // google/gemma-3-4b-it's config.json lists only what differs from Gemma3TextConfig's defaults.
+  const plan = pe.model.fromConfig({ model_type: 'gemma3', architectures: ['Gemma3ForConditionalGeneration'],
+    text_config: { hidden_size: 2560, model_type: 'gemma3_text', num_hidden_layers: 34, rope_scaling: { factor: 8.0, rope_type: 'linear' }, sliding_window: 1024 },
+    vision_config: { model_type: 'siglip_vision_model' } });
+  assert.equal(plan.headDim, 256); // Gemma3TextConfig head_dim, not hidden_size / heads = 320
+  assert.equal(plan.numHeads, 8);
+  assert.equal(plan.numKeyValueHeads, 4);
+  assert.equal(plan.numLayers, 34);
+  assert.equal(plan.maxPositionEmbeddings, 131072);
+  for (const l of plan.layers) {
+    const global = (l.index + 1) % 6 === 0;
+    assert.equal(l.attention, global ? 'full_attention' : 'sliding_attention');
+    const want = global ? linearFreq(256, 1e6, 8) : defaultFreq(256, 10000);
+    assert.ok(worstRel(freq(plan, l.index).invFreq, want) <= 1e-9, `layer ${l.index}`);
+  }
+  assert.ok(plan.notes.some((n) => /text_config\.head_dim is absent: 256 \(the Gemma3TextConfig default/.test(n)), plan.notes.join('\n'));
+  // With no text_config at all, the wrapper's sub-config is Gemma3TextConfig as it is.
+  const bare = pe.model.fromConfig({ model_type: 'gemma3' });
+  assert.deepEqual([bare.numLayers, bare.numHeads, bare.numKeyValueHeads, bare.headDim], [26, 8, 4, 256]);
+  // attribute_map aliases: GPT-J's num_attention_heads is its n_head.
+  const gptj = pe.model.fromConfig({ model_type: 'gptj', num_hidden_layers: 2, num_attention_heads: 16, hidden_size: 4096 });
+  assert.deepEqual([gptj.numLayers, gptj.numHeads, gptj.headDim, gptj.layers[0].rope.spec.rotaryDim], [2, 16, 256, 64]);
 });

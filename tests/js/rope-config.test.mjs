@@ -163,8 +163,8 @@ test('inconsistent configs: INVALID_CONFIG naming the field', () => {
   bad({ rope_theta: -1 }, /rope_theta must be > 0/);
   bad({ rope_scaling: { ...llama31_8b.rope_scaling, factor: 'eight' } }, /rope_scaling\.factor must be a number/);
   bad({ hidden_size: 4001, num_attention_heads: 32 }, /hidden_size 4001 is not divisible by num_attention_heads 32/);
-  bad({ hidden_size: undefined }, /head_dim or hidden_size is required/);
-  bad({ num_attention_heads: undefined }, /num_attention_heads is required/);
+  bad({ hidden_size: undefined, model_type: undefined }, /head_dim or hidden_size is required/);
+  bad({ num_attention_heads: undefined, model_type: undefined }, /num_attention_heads is required/);
   bad({ rope_scaling: { type: 'linear' } }, /rope_scaling\.factor is required for rope type 'linear'/);
   bad({ max_position_embeddings: undefined, rope_scaling: { type: 'dynamic', factor: 2 } }, /max_position_embeddings is required for rope type 'dynamic'/);
   bad({ max_position_embeddings: undefined, rope_scaling: { type: 'yarn', factor: 2 } }, /original_max_position_embeddings or max_position_embeddings is required/);
@@ -174,12 +174,10 @@ test('inconsistent configs: INVALID_CONFIG naming the field', () => {
   bad({ rope_scaling: { type: 'mrope', mrope_section: [16, 24, 23] } }, /rope_scaling\.mrope_section sums to 63, but rotary_dim\/2 is 64/);
   bad({ rope_scaling: { type: 'mrope', mrope_section: [24, 20, 20], mrope_interleaved: true } }, /mrope_interleaved/);
   bad({ model_type: 'gptj', rotary_dim: 512 }, /rotary_dim gives rotary_dim 512/);
-  bad({ model_type: 'deepseek_v3', qk_rope_head_dim: undefined }, /qk_rope_head_dim is required for model_type 'deepseek_v3'/);
+  bad({ model_type: 'deepseek_v3', qk_rope_head_dim: -1 }, /qk_rope_head_dim must be > 0/);
   bad({ model_type: 'bert', position_embedding_type: 'absolute' }, /model_type 'bert' does not use RoPE/);
   bad({ model_type: 'falcon', alibi: true }, /model_type 'falcon' does not use RoPE \(it uses ALiBi\)/);
   bad({ model_type: 'llama', alibi: true }, /alibi is true, but model_type 'llama' uses RoPE/);
-  bad({ rope_local_base_freq: 10000 }, /rope_local_base_freq is not read by model_type 'llama'/);
-  bad({ rope_magic_offset: 3 }, /rope_magic_offset may change how the model uses positions, and posenc does not know it/);
   bad({ rope_scaling: { ...llama31_8b.rope_scaling, beta_typo: 2 } }, /rope_scaling\.beta_typo is a RoPE parameter posenc does not know/);
   bad({ text_config: { hidden_size: 10, num_attention_heads: 4 }, hidden_size: undefined, num_attention_heads: undefined }, /text_config\.hidden_size 10 is not divisible by text_config\.num_attention_heads 4/);
   throwsPosEnc(() => pe.rope.fromConfig(llama31_8b, { layerType: 'sliding_attention' }), 'INVALID_ARGUMENT', /layerType 'sliding_attention' matches no layer \(the model has full_attention\)/);

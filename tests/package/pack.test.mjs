@@ -18,7 +18,7 @@ const write = (file, text) => writeFileSync(join(ctx.app, file), text);
 test('the tarball holds the built package, its docs and nothing else', () => {
   for (const f of ['package.json', 'README.md', 'LICENSE', 'dist/posenc.wasm', 'dist/posenc.mjs', 'dist/index.js', 'dist/node.js',
     'dist/index.d.ts', 'dist/node.d.ts', 'dist/index.cjs', 'dist/index.d.cts', 'dist/embedded.js', 'dist/embedded.d.ts',
-    'dist/wasm-base64.js']) {
+    'dist/wasm-base64.js', 'dist/webgpu/index.js', 'dist/webgpu/index.d.ts']) {
     assert.ok(ctx.files.includes(f), `${f} is packed`);
   }
   for (const f of ctx.files) assert.match(f, /^(dist\/|docs\/[^/]+\.md$|package\.json$|README\.md$|LICENSE$)/, `${f} should not be packed`);
@@ -33,7 +33,7 @@ test('package.json is ready to publish: repository, homepage, bugs, engines, exp
   assert.equal(pkg.homepage, 'https://github.com/posenc/posenc#readme');
   assert.equal(pkg.bugs.url, 'https://github.com/posenc/posenc/issues');
   assert.match(pkg.engines.node, /^>=\d+/);
-  assert.deepEqual(Object.keys(pkg.exports), ['.', './embedded', './posenc.wasm', './package.json']);
+  assert.deepEqual(Object.keys(pkg.exports), ['.', './embedded', './webgpu', './posenc.wasm', './package.json']);
 });
 
 test('the packed package.json has no install-time script, and npm install of the tarball warns about none', () => {
@@ -113,6 +113,19 @@ test('posenc/embedded loads in Node with no file at all', () => {
     console.log(JSON.stringify((() => {${COMPUTE}})()));
   `);
   checkResult(JSON.parse(node('embedded.mjs')));
+});
+
+test('posenc/webgpu imports from the installed package beside posenc: its errors are posenc\'s class; Node has no WebGPU', () => {
+  write('webgpu.mjs', `
+    import { createPosEnc, PosEncError } from 'posenc';
+    import { requestPosEncGpu, float16Bits, ropeWgsl, PosEncError as GpuError } from 'posenc/webgpu';
+    const pe = await createPosEnc();
+    let code = '';
+    try { await requestPosEncGpu(pe); } catch (e) { code = e instanceof PosEncError ? e.code : 'wrong class'; }
+    const layout = { rows: 8, pairs: 2, pairing: 'half', span: 2, axes: null, dtype: 'float32', width: 4, nopeHeadDim: 0, headDim: 4 };
+    console.log(JSON.stringify({ code, same: GpuError === PosEncError, half: float16Bits(1), wgsl: ropeWgsl(layout).functions.rotate }));
+  `);
+  assert.deepEqual(JSON.parse(node('webgpu.mjs')), { code: 'UNSUPPORTED', same: true, half: 0x3c00, wgsl: 'posenc_rope_rotate' });
 });
 
 test('a missing posenc.wasm is LOAD_FAILED naming the path and the fixes', () => {

@@ -5,10 +5,13 @@ import * as args from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import { Fields, isObject } from './config-fields.js';
 import type { Obj } from './config-fields.js';
-import { pairsAdjacentLanes, readRope, ropeTypeOf } from './hf-rope.js';
+import { pairsAdjacentLanes, readRope, ropeTypeOf, usesMrope } from './hf-rope.js';
 import type { RopeContext } from './hf-rope.js';
-import { LAYER_TYPES, layerTypes, ropeLayers, windowOf } from './hf-layers.js';
-import { refuseUnknownPositionKeys } from './position-keys.js';
+import { LAYER_TYPES, hybridSchedule, layerTypes, ropeLayers, windowOf } from './hf-layers.js';
+import { decideKeys } from './config-keys.js';
+import { classDefault, classDefines, familyFacts, subConfigType } from './family-table.js';
+import type { FamilyFacts } from './family-table.js';
+import { NO_POSITION_LAYERS, readByHand, routeOf } from './family-route.js';
 import type { AbsolutePositions, LayerAlibi, LayerPlan, LayerRope, LongRopeSwitch, ModelPlan, QueryScaling } from './plan.js';
 import { MAX_HEAD_DIM, MAX_LAYERS } from './plan.js';
 
@@ -31,34 +34,43 @@ export interface PlanReadOptions extends ModelConfigOptions {
   layersOptional?: boolean;
 }
 
-/** How each model encodes positions (models not listed are refused, except configs without model_type). */
-const KINDS: Record<string, 'rope' | 'alibi' | 'learned' | 'falcon' | 'mpt'> = {
-  llama: 'rope', mistral: 'rope', mixtral: 'rope', ministral: 'rope', ministral3: 'rope', qwen2: 'rope', qwen2_moe: 'rope',
-  qwen3: 'rope', qwen3_moe: 'rope', qwen3_next: 'rope', qwen2_vl: 'rope', qwen2_vl_text: 'rope', qwen2_5_vl: 'rope',
-  qwen2_5_vl_text: 'rope', qwen3_vl: 'rope', qwen3_vl_text: 'rope', qwen3_vl_moe: 'rope', qwen3_vl_moe_text: 'rope',
-  qwen3_5: 'rope', qwen3_5_text: 'rope', gemma: 'rope', gemma2: 'rope', gemma3: 'rope', gemma3_text: 'rope', gemma4: 'rope',
-  gemma4_text: 'rope', phi: 'rope', phi3: 'rope', stablelm: 'rope', gpt_neox: 'rope', gptj: 'rope', codegen: 'rope',
-  cohere: 'rope', cohere2: 'rope', glm: 'rope', glm4: 'rope', deepseek_v2: 'rope', deepseek_v3: 'rope', gpt_oss: 'rope',
-  llama4: 'rope', llama4_text: 'rope', smollm3: 'rope', modernbert: 'rope', starcoder2: 'rope', olmo2: 'rope', pixtral: 'rope',
-  hunyuan_v1_dense: 'rope', hunyuan_v1_moe: 'rope',
-  falcon: 'falcon', RefinedWeb: 'falcon', RefinedWebModel: 'falcon', bloom: 'alibi', mpt: 'mpt',
-  gpt2: 'learned', opt: 'learned', bert: 'learned', roberta: 'learned', 'xlm-roberta': 'learned',
-};
-
-/** Default rope_theta of the configuration classes whose default is not 10000. */
-const DEFAULT_THETA: Record<string, number> = { gemma3: 1e6, gemma3_text: 1e6, llama4: 500000, llama4_text: 500000, gpt_oss: 150000 };
-
-/** The language-model part of a config: multimodal wrappers keep it in `text_config`. */
-function languageModel(top: Fields): Fields {
-  const shaped = (o: Obj) => ['num_attention_heads', 'n_head', 'n_heads', 'head_dim', 'qk_rope_head_dim'].some((k) => o[k] !== undefined);
-  const text = top.obj.text_config;
-  if (isObject(text) && !shaped(top.obj)) return new Fields(text, 'text_config', top.fn);
+/** The language-model part of a config: multimodal wrappers keep it in `text_config` (the class's sub-config). */
+function languageModel(top: Fields, topFamily: FamilyFacts | undefined): Fields {
+  const shaped = (o: Fields) => ['num_attention_heads', 'n_head', 'n_heads', 'head_dim', 'qk_rope_head_dim'].some((k) => o.get(k) !== undefined);
+  const text = top.get('text_config');
+  const subType = topFamily ? subConfigType(topFamily, 'text_config') : undefined;
+  if (isObject(text) && (!shaped(top) || subType !== undefined)) return new Fields(text, 'text_config', top.fn);
+  // A wrapper whose text_config is absent: transformers builds the sub-config from its class defaults.
+  if (text === undefined && subType !== undefined && !shaped(top)) return new Fields({}, 'text_config', top.fn);
   return top;
 }
 
 function firstInteger(c: Fields, keys: readonly string[]): { value: number; key: string } | undefined {
   for (const key of keys) if (c.has(key)) return { value: c.integer(key)!, key };
   return undefined;
+}
+
+/** A count read from the config, else the class default (with a note), else undefined. */
+function countOf(c: Fields, keys: readonly string[], notes: string[]): { value: number; key: string; from: Fields } | undefined {
+  const given = firstInteger(c, keys);
+  if (given) return { ...given, from: c };
+  const d = c.from(keys[0]!);
+  if (d === c) return undefined;
+  const value = d.integer(keys[0]!)!;
+  notes.push(`${c.name(keys[0]!)} is absent: ${value} (the ${c.family!.configClass} default)`);
+  return { value, key: keys[0]!, from: d };
+}
+
+/**
+ * A default of the class that __post_init__ may derive from other fields (head_dim from
+ * hidden_size / num_attention_heads, num_key_value_heads from num_attention_heads): taken only
+ * where the default instance's value differs from that derivation, so it is the class's own.
+ */
+function ownDefault(family: FamilyFacts | undefined, key: string, derived: (d: Readonly<Record<string, unknown>>) => unknown): number | undefined {
+  if (!family) return undefined;
+  const v = classDefault(family, key);
+  if (typeof v !== 'number') return undefined;
+  return v === derived(family.defaults) ? undefined : v;
 }
 
 /** Reads the config text or object. */
@@ -77,29 +89,50 @@ export function parseConfig(fn: string, config: unknown): Obj {
 
 /** Builds the position plan of a Hugging Face config. */
 export function planFromConfig(fn: string, config: unknown, options: PlanReadOptions = {}): ModelPlan {
-  const top = new Fields(parseConfig(fn, config), '', fn);
-  const c = languageModel(top);
+  const raw = new Fields(parseConfig(fn, config), '', fn);
+  const topType = raw.string('model_type') ?? '';
+  const topFamily = topType === '' ? undefined : familyFacts(topType);
+  const top = raw.as(topFamily);
+  const lm = languageModel(top, topFamily);
   const notes: string[] = [];
-  const modelType = c.string('model_type') ?? top.string('model_type') ?? '';
-  const kind = modelType === '' ? 'rope' : KINDS[modelType];
-  if (kind === undefined) {
-    throw c.invalid(`model_type '${modelType}' is not a model posenc knows how positions are used in ` +
-      `(known: ${Object.keys(KINDS).join(', ')}); a plan from a guess could be wrong`);
-  }
+  // The class the language model is read as: its own model_type's, else the wrapper's text sub-config's.
+  const subType = lm !== top && topFamily ? subConfigType(topFamily, 'text_config') : undefined;
+  const modelType = lm.string('model_type') ?? (subType !== undefined && !readByHand(topType) ? subType : topType);
+  const family = lm === top ? topFamily : familyFacts(lm.string('model_type') ?? subType ?? '') ?? topFamily;
+  const c = lm === top ? top : lm.as(family);
+  const route = routeOf(c, modelType, family, topFamily, topType);
   if (modelType === '') notes.push('model_type is absent: read as a Llama-style model (RoPE on every layer, half pairing)');
-  const keyContext = { modelType, interleaved: pairsAdjacentLanes(modelType), notes };
-  refuseUnknownPositionKeys(c, keyContext, modelType === 'mpt' ? ['attn_config'] : []);
-  if (c !== top) refuseUnknownPositionKeys(top, keyContext);
+  const keyContext = { modelType, family, interleaved: pairsAdjacentLanes(modelType), mrope: usesMrope(modelType), notes };
+  decideKeys(c, keyContext, modelType === 'mpt' ? ['attn_config'] : []);
+  if (c !== top) decideKeys(top, { ...keyContext, family: topFamily });
 
-  const layersKey = firstInteger(c, ['num_hidden_layers', 'n_layer', 'n_layers', 'num_layers']);
+  const layersKey = countOf(c, ['num_hidden_layers', 'n_layer', 'n_layers', 'num_layers'], notes);
   if (!layersKey && !options.layersOptional) throw c.invalid(`${c.name('num_hidden_layers')} is required to plan every layer`);
-  const numLayers = layersKey?.value ?? 1;
+  let numLayers = layersKey?.value ?? 1;
+  if (modelType === 'nemotron_h') {
+    // NemotronHConfig: the layer list decides the count (num_hidden_layers is kept only for old configs).
+    const list = c.strings('layer_types') ?? hybridSchedule(c, modelType, numLayers)!;
+    if (list.length !== numLayers && layersKey?.from === c) notes.push(`${c.name('num_hidden_layers')} ${numLayers} differs from the ${list.length} layers of its layer list: NemotronHConfig uses the list`);
+    numLayers = list.length;
+  }
   if (numLayers > MAX_LAYERS) throw c.invalid(`${c.name(layersKey!.key)} is ${numLayers}; a plan holds at most ${MAX_LAYERS} layers`);
-  const heads = firstInteger(c, ['num_attention_heads', 'n_head', 'n_heads']);
+  const heads = countOf(c, ['num_attention_heads', 'n_head', 'n_heads'], notes);
   if (!heads) throw c.invalid(`${c.name('num_attention_heads')} is required`);
   const numHeads = heads.value;
-  const hidden = firstInteger(c, ['hidden_size', 'n_embd', 'd_model']);
+  const hidden = firstInteger(c, ['hidden_size', 'n_embd', 'd_model']) ?? countOf(c, ['hidden_size'], []);
   let headDim = c.integer('head_dim');
+  if (headDim === undefined && modelType.startsWith('gemma4')) {
+    headDim = 256; // Gemma4TextConfig head_dim
+    notes.push(`${c.name('head_dim')} is absent: 256 (the Gemma4TextConfig default)`);
+  }
+  if (headDim === undefined && modelType === 'zamba2' && hidden) {
+    headDim = Math.floor((2 * hidden.value) / numHeads); // Zamba2Config: attention_head_dim = 2 * hidden_size // num_attention_heads
+    notes.push(`${c.name('attention_head_dim')} is absent: 2 * hidden_size / num_attention_heads = ${headDim} (Zamba2Config)`);
+  }
+  if (headDim === undefined) {
+    headDim = ownDefault(family, 'head_dim', (d) => (typeof d.hidden_size === 'number' && typeof d.num_attention_heads === 'number' ? Math.floor(d.hidden_size / d.num_attention_heads) : undefined));
+    if (headDim !== undefined) notes.push(`${c.name('head_dim')} is absent: ${headDim} (the ${family!.configClass} default, not hidden_size / num_attention_heads)`);
+  }
   if (headDim === undefined) {
     if (!hidden) throw c.invalid(`${c.name('head_dim')} or ${c.name('hidden_size')} is required`);
     if (hidden.value % numHeads !== 0) throw c.invalid(`${c.name(hidden.key)} ${hidden.value} is not divisible by ${c.name(heads.key)} ${numHeads}`);
@@ -108,15 +141,21 @@ export function planFromConfig(fn: string, config: unknown, options: PlanReadOpt
   if (headDim > MAX_HEAD_DIM) {
     throw c.invalid(`the head size is ${headDim} lanes (${c.has('head_dim') ? c.name('head_dim') : `${c.name(hidden!.key)} / ${c.name(heads.key)}`}); posenc plans heads of at most ${MAX_HEAD_DIM}`);
   }
-  const numKeyValueHeads = c.integer('num_key_value_heads') ?? c.integer('num_kv_heads') ??
-    (c.boolean('multi_query') === true ? 1 : undefined) ?? numHeads;
-  const maxPositionEmbeddings = c.integer('max_position_embeddings') ?? c.integer('n_positions') ?? c.integer('max_seq_len');
+  let numKeyValueHeads = c.integer('num_key_value_heads') ?? c.integer('num_kv_heads') ?? (c.boolean('multi_query') === true ? 1 : undefined);
+  if (numKeyValueHeads === undefined) {
+    numKeyValueHeads = ownDefault(family, 'num_key_value_heads', (d) => d.num_attention_heads);
+    if (numKeyValueHeads !== undefined) notes.push(`${c.name('num_key_value_heads')} is absent: ${numKeyValueHeads} (the ${family!.configClass} default)`);
+  }
+  numKeyValueHeads ??= numHeads;
+  const maxPositionEmbeddings = c.integer('max_position_embeddings') ?? c.integer('n_positions') ?? c.integer('max_seq_len') ??
+    (c.from('max_position_embeddings') !== c ? c.from('max_position_embeddings').integer('max_position_embeddings') : undefined);
   const plan: ModelPlan = {
     source: 'hf-config', modelType, numLayers, numHeads, numKeyValueHeads, headDim, absolute: null, layers: [], notes,
   };
   if (maxPositionEmbeddings !== undefined) plan.maxPositionEmbeddings = maxPositionEmbeddings;
 
-  if (kind !== 'rope' && kind !== 'falcon') {
+  const kind = route;
+  if (kind !== 'rope' && kind !== 'falcon' && kind !== 'none') {
     plan.absolute = absoluteOf(c, modelType);
     const alibi = alibiOf(c, modelType, numHeads);
     plan.layers = Array.from({ length: numLayers }, (_, index) => ({ index, attention: 'full_attention', rope: null, alibi, window: null, queryScaling: null }));
@@ -131,12 +170,18 @@ export function planFromConfig(fn: string, config: unknown, options: PlanReadOpt
   for (const key of ['use_alibi', 'alibi']) {
     if (c.obj[key] === true) throw c.invalid(`${c.name(key)} is true, but model_type '${modelType}' uses RoPE in transformers`);
   }
-  const pet = c.string('position_embedding_type');
+  // A class that defines position_embedding_type switches positions with it (a key of another
+  // dialect's spelling, such as TensorRT-LLM's 'rope_gptj', is decided in config-keys.ts).
+  const pet = family && classDefines(family, 'position_embedding_type') ? c.from('position_embedding_type').string('position_embedding_type') : undefined;
   if (pet !== undefined && pet !== 'rope' && pet !== 'rotary') {
-    throw c.invalid(`${c.name('position_embedding_type')} '${pet}' is not RoPE, which model_type '${modelType || '(none)'}' uses`);
+    throw c.invalid(`${c.name('position_embedding_type')} is '${pet}': posenc plans model_type '${modelType}' only with RoPE ('rotary')`);
   }
 
   const ropeFlags = ropeLayers(c, modelType, numLayers);
+  // Jamba and Nemotron-H attention layers apply no RoPE (their modeling files define apply_rotary_pos_emb
+  // and never call it); Zamba2's shared attention rotates only with use_mem_rope (Zamba2Attention.forward).
+  const noPositions = route === 'none' || (modelType === 'zamba2' && c.from('use_mem_rope').boolean('use_mem_rope') !== true);
+  if (noPositions) notes.push(modelType === 'zamba2' ? `${c.name('use_mem_rope')} is not true: Zamba2's attention uses no RoPE` : `model_type '${modelType}': its attention layers use no positions (NoPE)`);
   const types = layerTypes(c, modelType, numLayers, ropeFlags, notes);
   const ropeByType = new Map<string, { rope: LayerRope; query: QueryScaling | null }>();
   const ropeOf = (type: string) => {
@@ -146,7 +191,7 @@ export function planFromConfig(fn: string, config: unknown, options: PlanReadOpt
   const temperature = temperatureTuning(c, modelType);
   for (let index = 0; index < numLayers; index++) {
     const type = types[index]!;
-    const read = type === 'linear_attention' ? null : ropeOf(type);
+    const read = NO_POSITION_LAYERS.has(type) || noPositions ? null : ropeOf(type);
     let rope: LayerRope | null = read ? read.rope : null;
     if (ropeFlags && ropeFlags[index] === 0) rope = null;
     if (modelType === 'cohere2' && type === 'full_attention') rope = null; // Cohere2Attention: RoPE only with a sliding window
@@ -164,13 +209,32 @@ export function planFromConfig(fn: string, config: unknown, options: PlanReadOpt
   return plan;
 }
 
+/** The class's default rope_parameters for `type` (after standardisation), read as config fields. */
+function defaultRopeParameters(family: FamilyFacts | undefined, type: string, fn: string): Fields | undefined {
+  if (!family) return undefined;
+  const rp = classDefault(family, 'rope_parameters');
+  if (!isObject(rp)) return undefined;
+  const name = `(${family.configClass} default rope_parameters)`;
+  const entry = Object.hasOwn(rp, type) ? rp[type] : undefined;
+  if (isObject(entry)) return new Fields(entry, `${name}.${type}`, fn);
+  if (typeof rp.rope_type === 'string' || typeof rp.rope_theta === 'number') return new Fields(rp, name, fn);
+  return undefined;
+}
+
+/** Whether a default rope_parameters dictionary is the unscaled RoPE (only rope_type 'default', rope_theta, partial_rotary_factor). */
+function plainDefault(d: Fields): boolean {
+  return (d.get('rope_type') ?? 'default') === 'default' && Object.keys(d.obj).every((k) => ['rope_type', 'rope_theta', 'partial_rotary_factor'].includes(k));
+}
+
 /** The RoPE dictionary of a layer type: v5 per-type or flat `rope_parameters`, or v4 `rope_scaling`. */
 function parametersFor(c: Fields, type: string): Fields | undefined {
   const rp = c.child('rope_parameters');
   if (rp) {
-    const perType = Object.keys(rp.obj).filter((k) => (LAYER_TYPES as readonly string[]).includes(k));
+    const perType = Object.keys(rp.obj).filter((k) => (LAYER_TYPES as readonly string[]).includes(k) && isObject(rp.obj[k]));
     if (perType.length === 0) return rp;
     for (const key of Object.keys(rp.obj)) {
+      // standardize_rope_params leaves rope_type 'default' beside per-type entries (LagunaConfig, MellumConfig): the entries are read.
+      if (key === 'rope_type' && rp.obj[key] === 'default') continue;
       if (!perType.includes(key) && rp.obj[key] !== null) throw rp.invalid(`${rp.name(key)} sits beside per-layer-type entries (${perType.join(', ')}); posenc cannot tell which layers it applies to`);
     }
     const entry = rp.child(type);
@@ -186,35 +250,33 @@ function ropeForType(c: Fields, top: Fields, modelType: string, headDim: number,
   let p = parametersFor(c, type);
   let source = p ? p.path : 'rope_theta';
   const ctx: RopeContext = { c, top, modelType, headDim, headDimField: c.name('head_dim'), base: 10000 };
+  // The class's standardised default rope_parameters (flat, or this layer type's entry).
+  const dict = defaultRopeParameters(c.family, type, c.fn);
+  const cls = c.family?.configClass ?? 'default';
   const theta = c.number('rope_theta') ?? c.number('rotary_emb_base');
-  ctx.base = theta ?? DEFAULT_THETA[modelType] ?? 10000;
-  if (theta === undefined && !(p?.has('rope_theta'))) {
-    notes.push(`rope_theta is absent: ${ctx.base} (the ${modelType || 'default'} configuration class default)`);
-  }
+  const dictTheta = typeof dict?.get('rope_theta') === 'number' ? dict.number('rope_theta') : undefined;
+  ctx.base = theta ?? dictTheta ?? 10000;
   const partialKey = c.has('partial_rotary_factor') ? 'partial_rotary_factor' : c.has('rotary_pct') ? 'rotary_pct' : undefined;
   if (partialKey) ctx.partial = { value: c.number(partialKey)!, field: c.name(partialKey) };
+  else if (dict?.has('partial_rotary_factor')) ctx.partial = { value: dict.number('partial_rotary_factor')!, field: dict.name('partial_rotary_factor') };
+  if (!p && dict && !plainDefault(dict)) {
+    // The class's default is a scaled or partial RoPE (Gemma 4's proportional full layers): transformers uses it as it is.
+    p = dict;
+    source = p.path;
+    notes.push(`rope_parameters is absent: ${cls}'s default for ${type}`);
+  } else if (theta === undefined && !(p?.has('rope_theta'))) {
+    notes.push(`rope_theta is absent: ${ctx.base} (the ${cls} default)`);
+  }
 
   if (modelType === 'deepseek_v2' || modelType === 'deepseek_v3') {
-    const rope = c.integer('qk_rope_head_dim');
+    const rope = c.from('qk_rope_head_dim').integer('qk_rope_head_dim');
     if (rope === undefined) throw c.invalid(`${c.name('qk_rope_head_dim')} is required for model_type '${modelType}'`);
     ctx.headDim = rope;
     ctx.headDimField = c.name('qk_rope_head_dim');
   }
-  if (modelType.startsWith('gemma4')) {
-    if (type === 'full_attention') {
-      ctx.headDim = c.integer('global_head_dim') ?? 512; // Gemma4TextConfig default; HF passes head_dim_key="global_head_dim"
-      ctx.headDimField = c.name('global_head_dim');
-    }
-    if (!p) {
-      // Gemma4TextConfig.__post_init__ defaults
-      const defaults: Record<string, Obj> = {
-        sliding_attention: { rope_type: 'default', rope_theta: 10000 },
-        full_attention: { rope_type: 'proportional', partial_rotary_factor: 0.25, rope_theta: 1e6 },
-      };
-      p = new Fields(defaults[type] ?? {}, `(Gemma4TextConfig default ${type})`, c.fn);
-      source = p.path;
-      notes.push(`rope_parameters is absent: Gemma4TextConfig's default for ${type}`);
-    }
+  if (modelType.startsWith('gemma4') && type === 'full_attention') {
+    ctx.headDim = c.integer('global_head_dim') ?? 512; // Gemma4TextConfig default; HF passes head_dim_key="global_head_dim"
+    ctx.headDimField = c.name('global_head_dim');
   }
   if (ctx.headDim > MAX_HEAD_DIM) throw c.invalid(`${ctx.headDimField} is ${ctx.headDim}; posenc plans heads of at most ${MAX_HEAD_DIM} lanes`);
   if (!v5 && (modelType === 'gemma3' || modelType === 'gemma3_text') && type === 'sliding_attention') {
@@ -230,14 +292,6 @@ function ropeForType(c: Fields, top: Fields, modelType: string, headDim: number,
     ctx.base = c.number(key) ?? (type === 'full_attention' ? 160000 : 10000);
     source = c.name(key);
   }
-  if (!v5 && modelType !== 'gemma3' && modelType !== 'gemma3_text' && c.has('rope_local_base_freq')) {
-    throw c.invalid(`${c.name('rope_local_base_freq')} is not read by model_type '${modelType}' in transformers`);
-  }
-  if (!v5 && modelType !== 'modernbert') {
-    for (const key of ['global_rope_theta', 'local_rope_theta']) {
-      if (c.has(key)) throw c.invalid(`${c.name(key)} is not read by model_type '${modelType}' in transformers`);
-    }
-  }
   const { spec, form } = readRope(ctx, p, notes);
   const query = p ? ministralScaling(p) : null;
   if (ropeTypeOf(p).type === 'mrope') notes.push(`${p!.name('type')} 'mrope' is the default RoPE with M-RoPE sections (HF reads it as 'default')`);
@@ -245,8 +299,8 @@ function ropeForType(c: Fields, top: Fields, modelType: string, headDim: number,
     return { rope: { spec, source, form: deepseekForm(c, spec, modelType, notes, options.softmaxScale ?? 'hf') }, query };
   }
   if (modelType === 'pixtral') {
-    const image = c.integer('image_size');
-    const patch = c.integer('patch_size');
+    const image = c.from('image_size').integer('image_size');
+    const patch = c.from('patch_size').integer('patch_size');
     if (image === undefined || patch === undefined) throw c.invalid(`${c.name('image_size')} and ${c.name('patch_size')} are required for Pixtral's 2-D RoPE`);
     return { rope: { spec, source, form: { kind: '2d', maxPatchesPerSide: Math.floor(image / patch) } }, query };
   }
@@ -290,12 +344,7 @@ function deepseekForm(c: Fields, spec: LayerRope['spec'], modelType: string, not
 
 /** Llama 4 attention temperature tuning on its no-RoPE layers (Llama4TextAttention.forward). */
 function temperatureTuning(c: Fields, modelType: string): QueryScaling | null {
-  if (modelType !== 'llama4' && modelType !== 'llama4_text') {
-    for (const key of ['attn_temperature_tuning', 'floor_scale', 'attn_scale']) {
-      if (c.has(key)) throw c.invalid(`${c.name(key)} is not read by model_type '${modelType}' in transformers`);
-    }
-    return null;
-  }
+  if (modelType !== 'llama4' && modelType !== 'llama4_text') return null;
   const on = c.obj.attn_temperature_tuning;
   if (on === false || on === 0) return null; // Llama4TextConfig default: True
   return {

@@ -6,12 +6,13 @@ import type { RopeModelSpec } from '../families/rope/spec.js';
 import type { LongRopeScaling, RopeScaling, YarnRopeScaling } from '../families/rope/spec.js';
 import type { Fields } from './config-fields.js';
 import type { RopeForm } from './plan.js';
+import { INTERLEAVED_PAIRING } from './rope-pairing.js';
 
 /** HF rope types (and the older names configs still carry) -> posenc scaling types. */
-const ROPE_TYPES: Record<string, RopeScaling['type'] | 'proportional'> = {
+const ROPE_TYPES: ReadonlyMap<string, RopeScaling['type'] | 'proportional'> = new Map(Object.entries({
   default: 'default', mrope: 'default', linear: 'linear', dynamic: 'dynamic', yarn: 'yarn', llama3: 'llama3',
   longrope: 'longrope', su: 'longrope', proportional: 'proportional',
-};
+} as const));
 
 /** Keys a RoPE dictionary may hold (HF `RopeParameters` plus the model-specific ones); any other is an error. */
 const PARAMETER_KEYS: Record<string, readonly string[]> = {
@@ -25,7 +26,9 @@ const PARAMETER_KEYS: Record<string, readonly string[]> = {
 };
 /** Keys of every type: the type, base, partial rotary, M-RoPE sections, Ministral 3 query scaling. */
 const COMMON_KEYS = ['rope_type', 'type', 'rope_theta', 'partial_rotary_factor', 'mrope_section', 'mrope_interleaved',
-  'llama_4_scaling_beta', 'original_max_position_embeddings'];
+  'llama_4_scaling_beta', 'original_max_position_embeddings',
+  // Mistral 3's standardised dictionary repeats the model's max_position_embeddings; the RoPE functions read the config's.
+  'max_position_embeddings'];
 const ALL_KEYS = new Set([...COMMON_KEYS, ...Object.values(PARAMETER_KEYS).flat()]);
 
 /** Models that pair adjacent lanes (HF rotates `x[..., ::2]` with `x[..., 1::2]`, or multiplies complex pairs). */
@@ -39,7 +42,12 @@ const INTERLEAVED_MROPE_MODELS = new Set(['qwen3_vl', 'qwen3_vl_text', 'qwen3_vl
 
 /** Whether transformers pairs adjacent lanes for `modelType` (before DeepSeek's `rope_interleave`). */
 export function pairsAdjacentLanes(modelType: string): boolean {
-  return INTERLEAVED_MODELS.has(modelType);
+  return INTERLEAVED_MODELS.has(modelType) || INTERLEAVED_PAIRING.has(modelType);
+}
+
+/** Whether `modelType` has M-RoPE (its rope parameters may carry mrope_section). */
+export function usesMrope(modelType: string): boolean {
+  return INTERLEAVED_MROPE_MODELS.has(modelType) || modelType.startsWith('qwen2_vl') || modelType.startsWith('qwen2_5_vl');
 }
 
 /** The RoPE type named in a parameter dictionary (`rope_type`, or the older `type`), and the field that named it. */
@@ -70,9 +78,9 @@ export interface RopeContext {
 export function readRope(ctx: RopeContext, p: Fields | undefined, notes: string[]): { spec: RopeModelSpec; form: RopeForm } {
   const { c, modelType, headDim } = ctx;
   const { type: typeName, field: typeField } = ropeTypeOf(p);
-  const type = ROPE_TYPES[typeName];
+  const type = ROPE_TYPES.get(typeName);
   if (type === undefined) {
-    throw c.invalid(`${typeField} '${typeName}' is not a RoPE type posenc knows (${Object.keys(ROPE_TYPES).join(', ')})`);
+    throw c.invalid(`${typeField} '${typeName}' is not a RoPE type posenc knows (${[...ROPE_TYPES.keys()].join(', ')})`);
   }
   if (p) {
     for (const key of Object.keys(p.obj)) {
@@ -81,7 +89,7 @@ export function readRope(ctx: RopeContext, p: Fields | undefined, notes: string[
     if (p.obj.type !== undefined && p.obj.rope_type === undefined) notes.push(`${p.name('type')} is the older spelling of rope_type`);
   }
   const base = p?.number('rope_theta') ?? ctx.base;
-  const interleaved = INTERLEAVED_MODELS.has(modelType) && !(modelType.startsWith('deepseek') && c.boolean('rope_interleave') === false);
+  const interleaved = pairsAdjacentLanes(modelType) && !(modelType.startsWith('deepseek') && c.boolean('rope_interleave') === false);
   const pairing = interleaved ? 'interleaved' : 'half';
 
   // Partial rotary: v5 keeps partial_rotary_factor in the dictionary, v4 at the top (GPT-NeoX: rotary_pct).
@@ -102,9 +110,11 @@ export function readRope(ctx: RopeContext, p: Fields | undefined, notes: string[
 
   let rotaryDim: number;
   let rotaryField: string;
-  if ((modelType === 'gptj' || modelType === 'codegen') && c.has('rotary_dim')) {
-    rotaryDim = c.integer('rotary_dim')!;
-    rotaryField = c.name('rotary_dim');
+  const rd = c.from('rotary_dim');
+  if ((modelType === 'gptj' || modelType === 'codegen') && rd.has('rotary_dim')) {
+    rotaryDim = rd.integer('rotary_dim')!;
+    rotaryField = rd.name('rotary_dim');
+    if (rd !== c) notes.push(`${c.name('rotary_dim')} is absent: ${rotaryDim} (the ${c.family!.configClass} default)`);
   } else {
     rotaryDim = Math.trunc(headDim * partial); // Python int(): truncation, as HF does
     rotaryField = partialField ?? ctx.headDimField;

@@ -16,19 +16,19 @@ function ropeParameters(rope: LayerRope): Record<string, unknown> {
   if (s.rotaryDim !== s.headDim) out.partial_rotary_factor = s.rotaryDim / s.headDim;
   const sc = s.scaling;
   if (sc && sc.type !== 'default') {
-    const map: Record<string, string> = {
+    const map = new Map(Object.entries({
       factor: 'factor', originalMaxPositionEmbeddings: 'original_max_position_embeddings', betaFast: 'beta_fast', betaSlow: 'beta_slow',
       mscale: 'mscale', mscaleAllDim: 'mscale_all_dim', attentionFactor: 'attention_factor', truncate: 'truncate',
       lowFreqFactor: 'low_freq_factor', highFreqFactor: 'high_freq_factor', shortFactor: 'short_factor', longFactor: 'long_factor',
       alpha: 'alpha',
-    };
+    }));
     if (sc.type === 'ntk') {
       throw new PosEncError('INVALID_ARGUMENT', 'model.toConfig: static NTK scaling has no Hugging Face rope_type (HunYuan\'s "dynamic" with alpha changes past max_position_embeddings)');
     }
     out.rope_type = sc.type;
     for (const [key, value] of Object.entries(sc)) {
       if (key === 'type' || key === 'maxPositionEmbeddings') continue;
-      const hf = map[key];
+      const hf = map.get(key);
       if (!hf) throw new PosEncError('INVALID_ARGUMENT', `model.toConfig: scaling.${key} has no Hugging Face key`);
       out[hf] = ArrayBuffer.isView(value) ? Array.from(value as Float64Array) : Array.isArray(value) ? value.slice() : value;
     }

@@ -19,7 +19,8 @@ function isPlainObject(value: object): boolean {
  * sparse arrays stay holes, for the list readers to refuse. The top-level object's own keys are
  * copied whatever its class; nested objects that are not plain (typed arrays, tensors, WasmTensors,
  * functions) are kept as they are. An error thrown by caller code while reading is a
- * PosEncError naming the key. `depth` bounds self-referencing structures. The copy is not frozen
+ * PosEncError naming the key. Every key stays an own data key of the copy, `__proto__` included,
+ * and the copy's prototype is Object.prototype. `depth` bounds self-referencing structures. The copy is not frozen
  * (freezing costs more than the rest of a small call's option handling): no caller code ever sees it.
  */
 export function snapshot(fn: string, value: unknown, name = 'options', depth = 0): unknown {
@@ -44,7 +45,11 @@ export function snapshot(fn: string, value: unknown, name = 'options', depth = 0
     for (const key of Object.keys(value)) {
       at = key;
       const v: unknown = (value as Record<string, unknown>)[key];
-      copy[key] = v !== null && typeof v === 'object' ? snapshot(fn, v, `${name}.${key}`, depth + 1) : v;
+      const read = v !== null && typeof v === 'object' ? snapshot(fn, v, `${name}.${key}`, depth + 1) : v;
+      // JSON.parse makes `__proto__` an ordinary key, as Python's json does: so does the copy
+      // (an assignment would set the copy's prototype instead).
+      if (key === '__proto__') Object.defineProperty(copy, key, { value: read, enumerable: true, writable: true, configurable: true });
+      else copy[key] = read;
     }
     return copy;
   } catch (error) {
@@ -91,13 +96,13 @@ export function options(fn: string, value: unknown, known: readonly string[], op
 }
 
 /** Hugging Face config.json keys whose posenc option is not just their camelCase spelling. */
-const HF_KEY_NAMES: Record<string, readonly string[]> = {
-  rope_theta: ['base'],
-  rope_scaling: ['scaling'],
-  rope_parameters: ['scaling'],
-  rope_type: ['type'],
-  max_position_embeddings: ['maxPositionEmbeddings', 'maxPositions'],
-};
+const HF_KEY_NAMES: ReadonlyMap<string, readonly string[]> = new Map([
+  ['rope_theta', ['base']],
+  ['rope_scaling', ['scaling']],
+  ['rope_parameters', ['scaling']],
+  ['rope_type', ['type']],
+  ['max_position_embeddings', ['maxPositionEmbeddings', 'maxPositions']],
+]);
 
 /**
  * The known option a snake_case key (a Hugging Face config.json habit) stands for: its camelCase
@@ -106,7 +111,7 @@ const HF_KEY_NAMES: Record<string, readonly string[]> = {
 export function camelCaseFor(key: string, known: readonly string[]): string | undefined {
   if (!key.includes('_')) return undefined;
   const camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-  return [camel, ...(HF_KEY_NAMES[key] ?? [])].find((k) => known.includes(k));
+  return [camel, ...(HF_KEY_NAMES.get(key) ?? [])].find((k) => known.includes(k));
 }
 
 /**

@@ -21,7 +21,7 @@ import { STATUS_ERROR_CODES } from '../generated/boundary.js';
  * | `FILE_UNREADABLE` | the CLI: an input file that exists but cannot be read (permission denied, I/O error) |
  * | `DISPOSED` | a reusable object was used after `dispose()` |
  * | `DETACHED_BUFFER` | a typed array whose buffer was detached (transferred, or a view of WebAssembly memory that has since grown) or shrunk below the array's end |
- * | `UNSUPPORTED` | the JavaScript engine lacks WebAssembly SIMD |
+ * | `UNSUPPORTED` | the JavaScript engine lacks WebAssembly SIMD (or relaxed SIMD, asked for); `posenc/webgpu`: no `navigator.gpu`, no adapter, or no `'shader-f16'` for a float16 table |
  * | `LOAD_FAILED` | `posenc.wasm` could not be fetched, read or compiled (the message names the URL or path tried and the fix) |
  * | `INTERNAL` | a bug in posenc; please report it |
  */

@@ -6,17 +6,17 @@ export type { CreatePosEncOptions, PosEnc } from './posenc.js';
 export type { KernelChoice, Kernels } from './relaxed.js';
 export type { PositionIdsInput, Tensor, TensorInput, TensorLike } from './runtime/args.js';
 export { PositionTable } from './families/position-table.js';
-export type { TableAddOptions, TableLookupOptions, TablePositionOptions, TableStorage } from './families/position-table.js';
+export type { TableAddOptions, TableCopyOptions, TableLookupOptions, TablePositionOptions, TableStorage } from './families/position-table.js';
 export type {
-  SinusoidalAddOptions, SinusoidalApi, SinusoidalCreateTableOptions, SinusoidalParams, SinusoidalTableOptions, SinusoidLayout, SinusoidPrecision,
-  TableStorageChoice,
+  SinusoidalAddOptions, SinusoidalApi, SinusoidalCreateTableOptions, SinusoidalFrequencyOptions, SinusoidalParams, SinusoidalTableOptions, SinusoidLayout,
+  SinusoidPrecision, TableStorageChoice,
 } from './families/sinusoidal.js';
 export type { LearnedAddOptions, LearnedApi, LearnedLookupOptions } from './families/learned.js';
 export type { GridSizeInput, LearnedInterpolateOptions } from './families/vit.js';
 export { RopeCache } from './families/rope/rope.js';
 export type {
   DefaultRopeScaling, DynamicRopeScaling, Float64Tensor, HeadLayout, LinearRopeScaling, Llama3Band, Llama3RopeScaling,
-  LongRopeScaling, NtkRopeScaling, Rope2dOptions, RopeApi, RopeApplyOptions, RopeCacheApplyOptions, RopeCacheOptions,
+  LongRopeScaling, NtkRopeScaling, Rope2dOptions, RopeAnglesOptions, RopeApi, RopeApplyOptions, RopeCacheApplyOptions, RopeCacheCopyOptions, RopeCacheOptions,
   RopeConfigOptions, RopeFrequencies, RopeLengthOptions, RopeModelSpec, RopeMultimodalOptions, RopePairing, RopeScaling,
   RopeScalingType, RopeSpec, RopeTensorOptions, RopeXPosOptions, RotaryEmbeddingOptions, YarnRopeScaling,
 } from './families/rope/rope.js';
@@ -28,7 +28,7 @@ export type { ShawApi, ShawAttentionOptions, ShawGatherOptions, ShawIndexOptions
 export type { TransformerXLApi, TxlRelShiftOptions, TxlScoreOptions, TxlSinusoidOptions } from './families/transformer-xl.js';
 export type { T5Api, T5BiasOptions, T5BucketOptions, T5MatrixOptions } from './families/t5.js';
 export type { DebertaApi, DebertaBucketOptions, DebertaMatrixOptions } from './families/deberta.js';
-export type { AlibiApi, AlibiBiasOptions, AlibiForm, AlibiSlopeOptions, AttentionMaskInput } from './families/alibi.js';
+export type { AlibiApi, AlibiBiasOptions, AlibiForm, AlibiHeads, AlibiSlopeOptions, AttentionMaskInput } from './families/alibi.js';
 export type { AttentionApi, AttentionOptions, AttentionRopeOptions } from './families/attention.js';
 export type {
   AbsolutePositions, AttentionWindow, GgufMetadata, GgufReadOptions, GgufSource, GgufType, GgufValue, LayerAlibi, LayerCosSin, LayerPlan, LayerRope,

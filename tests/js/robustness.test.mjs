@@ -13,7 +13,15 @@ const HOSTILE = [
   undefined, null, NaN, Infinity, -Infinity, -1, 0, 0.5, 1.5, 2 ** 31, 2 ** 53, -(2 ** 40), '3', 'half', '', true,
   {}, [], [1, 2], [NaN], new Float32Array(3), new Float64Array(2), new Int32Array([-5]), new BigInt64Array([2n ** 62n]),
   3n, Symbol('s'), () => 1, { data: new Float32Array(2), dims: [3] }, { data: [1, 2], dims: [2] }, { dims: [2] },
+  detachedFloats(64), // e.g. an `out` of the right type whose buffer was transferred
 ];
+
+/** A Float32Array of n elements whose buffer has been transferred away. */
+function detachedFloats(n) {
+  const a = new Float32Array(n);
+  structuredClone(a.buffer, { transfer: [a.buffer] });
+  return a;
+}
 
 const CASES = apiCases(pe);
 

@@ -7,7 +7,7 @@ import type { Tensor } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import type { WasmTensor } from '../runtime/wasm-tensor.js';
 import { Heap } from '../runtime/heap.js';
-import { HeapScope } from '../runtime/scope.js';
+import { HeapScope, withHeap } from '../runtime/scope.js';
 import { checkResultSize, flag, lengthsOf } from './relative-args.js';
 
 /**
@@ -26,7 +26,13 @@ export type AttentionMaskInput =
   | { readonly data: readonly (number | boolean)[] | Int32Array | Uint8Array | Int8Array | Float32Array | Float64Array | BigInt64Array; readonly dims?: readonly number[] };
 
 /** Options of {@link AlibiApi.slopes}. */
-export interface AlibiSlopeOptions {
+export interface AlibiSlopeOptions extends AlibiHeads {
+  /** A Float64Array of `numHeads` values to write the slopes into (reused from call to call). Default: a new one. */
+  out?: Float64Array;
+}
+
+/** The heads and slope base of {@link AlibiSlopeOptions} and {@link AlibiBiasOptions}. */
+export interface AlibiHeads {
   /** Number of heads (any count >= 1; non-powers of two use the paper's interleaved rule). */
   numHeads: number;
   /** The 8 of `2^(-8h/n)` (`alibi_bias_max` in MPT, `max_bias` in ggml; default 8). */
@@ -34,7 +40,7 @@ export interface AlibiSlopeOptions {
 }
 
 /** Options of {@link AlibiApi.bias}. */
-export interface AlibiBiasOptions extends AlibiSlopeOptions {
+export interface AlibiBiasOptions extends AlibiHeads {
   /** Number of queries (rows). */
   qLen: number;
   /** Number of keys (columns), at positions 0..kLen-1. */
@@ -82,15 +88,14 @@ export function alibiApi(heap: Heap): AlibiApi {
 
   function slopes(options: AlibiSlopeOptions): Float64Array {
     const fn = 'alibi.slopes';
-    const p = slopeParams(fn, args.options(fn, options, ['numHeads', 'maxBias']));
-    const scope = new HeapScope(heap);
-    try {
+    const opts = args.options(fn, options, ['numHeads', 'maxBias', 'out']);
+    const p = slopeParams(fn, opts);
+    const target = HeapScope.float64Out(fn, opts.out, p.numHeads, 'the slopes');
+    return withHeap(heap, (scope) => {
       const out = scope.alloc(p.numHeads * 8, 'the slopes');
       heap.check(call.alibiSlopes({ ...p, out }), fn);
-      return heap.f64(out, p.numHeads).slice();
-    } finally {
-      scope.release();
-    }
+      return scope.float64Result(target, out, p.numHeads, fn);
+    });
   }
 
   function bias(options: AlibiBiasOptions): Tensor {
@@ -105,8 +110,7 @@ export function alibiApi(heap: Heap): AlibiApi {
       throw new PosEncError('INVALID_ARGUMENT', `${fn}: attentionMask is only used by form 'bloom', got form '${ALIBI_FORMS[form]}'`);
     }
     const batch = mask?.batch ?? 1;
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const dims = mask?.batched ? [batch, p.numHeads, l.qLen, l.kLen] : [p.numHeads, l.qLen, l.kLen];
       checkResultSize(fn, 'the bias', dims);
       let maskPtr = 0;
@@ -119,9 +123,7 @@ export function alibiApi(heap: Heap): AlibiApi {
         call.alibiBias({ out: ptr, ...p, form, maskFuture, ...l, qLen: n, queryOffset: l.queryOffset + start, attentionMask: maskPtr, batch }),
         fn,
       ));
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   return { slopes, bias };

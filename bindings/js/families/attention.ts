@@ -7,7 +7,7 @@ import * as args from '../runtime/args.js';
 import type { Tensor, TensorInput } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import { Heap } from '../runtime/heap.js';
-import { HeapScope } from '../runtime/scope.js';
+import { withHeap } from '../runtime/scope.js';
 import { bytes, flag, headDims, offsetOf, qkvTensors, scaleOf } from './relative-args.js';
 import type { HeadsAttentionOptions } from './relative-args.js';
 import { PAIRINGS } from './rope/spec.js';
@@ -96,8 +96,7 @@ export function attentionApi(heap: Heap): AttentionApi {
       throw new PosEncError('INVALID_TYPE', `${fn}: rope must be true/false or an options object, got ${args.describe(opts.rope)}`);
     }
     const rope = ropeOf(fn, opts.rope, qt.width);
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const qPtr = scope.tensorIn(qt, 'q');
       const kPtr = scope.tensorIn(kt, 'k');
       const biasPtr = bias ? scope.tensorIn(bias.tensor, 'bias') : 0;
@@ -116,9 +115,7 @@ export function attentionApi(heap: Heap): AttentionApi {
       const out = scope.alloc(bytes(qt.heads, qt.len, kt.len), mode === 0 ? 'the logits' : 'the scores');
       heap.check(call.attentionMatrix({ ...common, kind: ATTENTION_MATRICES.indexOf(mode === 0 ? 'logits' : 'scores'), out }), fn);
       return { data: heap.f32(out, qt.heads * qt.len * kt.len).slice(), dims: headDims(qt, qt.len, kt.len) };
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   return {

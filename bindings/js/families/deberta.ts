@@ -4,7 +4,7 @@
 import { DEBERTA_MATRICES } from '../generated/boundary.js';
 import * as args from '../runtime/args.js';
 import { Heap } from '../runtime/heap.js';
-import { HeapScope } from '../runtime/scope.js';
+import { withHeap } from '../runtime/scope.js';
 import { bytes, int32Copy, integerOr, relativePosition } from './relative-args.js';
 import type { IndexTensor } from './relative-args.js';
 
@@ -58,27 +58,21 @@ export function debertaApi(heap: Heap): DebertaApi {
     const opts = args.options(fn, options, BUCKET_OPTIONS, true);
     const value = relativePosition(fn, rel);
     const p = bucketParams(fn, opts);
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const out = scope.alloc(8, 'the bucket');
       heap.check(call.debertaBucket({ relativePosition: value, ...p, out }), fn);
       return heap.f64(out, 1)[0]!;
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   function attentionSpan(options?: DebertaBucketOptions): number {
     const fn = 'deberta.attentionSpan';
     const p = bucketParams(fn, args.options(fn, options, BUCKET_OPTIONS, true));
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const out = scope.alloc(4, 'attSpan');
       heap.check(call.debertaAttentionSpan({ ...p, out }), fn);
       return int32Copy(heap, out, 1)[0]!;
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   /** One of the DEBERTA_MATRICES. */
@@ -87,14 +81,11 @@ export function debertaApi(heap: Heap): DebertaApi {
     const p = bucketParams(fn, opts);
     const qLen = args.integer(fn, 'qLen', args.required(fn, opts, 'qLen'));
     const kLen = args.integer(fn, 'kLen', args.required(fn, opts, 'kLen'));
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const out = scope.alloc(bytes(qLen, kLen), 'the matrix');
       heap.check(call.debertaMatrix({ kind: DEBERTA_MATRICES.indexOf(kind), out, qLen, kLen, ...p }), fn);
       return { data: int32Copy(heap, out, qLen * kLen), dims: [qLen, kLen] };
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   return {

@@ -1,10 +1,10 @@
 // Learned absolute position tables (BERT, GPT-2, ViT): rows of a trained [maxPositions, dim]
 // matrix gathered by position id. Ids outside the table are errors (OUT_OF_RANGE), never clamped.
 import * as args from '../runtime/args.js';
-import type { Tensor, TensorInput } from '../runtime/args.js';
+import type { Tensor, TensorArg, TensorInput } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import { Heap } from '../runtime/heap.js';
-import { HeapScope } from '../runtime/scope.js';
+import { withHeap } from '../runtime/scope.js';
 import { PositionTable, addRows, lookupRows } from './position-table.js';
 import type { TableAt } from './position-table.js';
 import type { TableAddOptions, TableLookupOptions } from './position-table.js';
@@ -57,20 +57,17 @@ function tableArg(fn: string, table: TensorInput, tableDims: unknown) {
 
 export function learnedApi(heap: Heap): LearnedApi {
   /** Runs `body` with the table's place in the heap asked for last (copied in then, or where a WasmTensor lives). */
-  function withTable<T>(fn: string, table: TensorInput, tableDims: unknown, body: (at: TableAt, rows: number, dim: number) => T): T {
+  function withTable<T>(fn: string, table: TensorInput, tableDims: unknown, body: (at: TableAt, rows: number, dim: number, tensor: TensorArg) => T): T {
     const t = tableArg(fn, table, tableDims);
-    const scope = new HeapScope(heap);
-    try {
-      return body(() => scope.tensorIn(t.tensor, 'table'), t.rows, t.dim);
-    } finally {
-      scope.release();
-    }
+    return withHeap(heap, (scope) => {
+      return body(() => scope.tensorIn(t.tensor, 'table'), t.rows, t.dim, t.tensor);
+    });
   }
 
   function lookup(table: TensorInput, options: LearnedLookupOptions): Tensor {
     const fn = 'learned.lookup';
-    const opts = args.options(fn, options, ['tableDims', 'length', 'offset', 'positionIds']);
-    return withTable(fn, table, opts.tableDims, (ptr, rows, dim) => lookupRows(heap, fn, opts, ptr, rows, dim));
+    const opts = args.options(fn, options, ['tableDims', 'length', 'offset', 'positionIds', 'out']);
+    return withTable(fn, table, opts.tableDims, (ptr, rows, dim, tensor) => lookupRows(heap, fn, opts, ptr, rows, dim, undefined, [tensor]));
   }
 
   function addTo(x: TensorInput, table: TensorInput, options?: LearnedAddOptions): Float32Array {
@@ -83,15 +80,12 @@ export function learnedApi(heap: Heap): LearnedApi {
     const fn = 'learned.createTable';
     const opts = args.options(fn, options, ['tableDims'], true);
     const t = tableArg(fn, table, opts.tableDims);
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const ptr = scope.tensorCopy(t.tensor, 'the table'); // measured as it is copied; growth-safe
       const created = new PositionTable(heap, ptr, t.rows, t.dim, 'learned table');
       scope.keep(ptr);
       return created;
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   function robertaPositionIds(inputIds: ArrayLike<number | bigint>, options: { paddingIdx: number; dims?: readonly number[] }): Float64Array {

@@ -3,12 +3,13 @@
 // rows or, for large fast sinusoidal tables, the compact anchored form (posenc/sinusoidal.hpp);
 // both answer the same calls through bindings of the same shape.
 import * as args from '../runtime/args.js';
-import type { PositionIdsInput, Tensor, TensorInput } from '../runtime/args.js';
+import type { PositionIdsInput, Tensor, TensorArg, TensorInput } from '../runtime/args.js';
+import type { WasmTensor } from '../runtime/wasm-tensor.js';
 import { PosEncError } from '../runtime/errors.js';
 import { HeapObject } from '../runtime/disposable.js';
 import type { Heap } from '../runtime/heap.js';
 import { batchSeqDim, positionsOf, rowRequest } from '../runtime/positions.js';
-import { HeapScope } from '../runtime/scope.js';
+import { withHeap } from '../runtime/scope.js';
 import type { Ptr } from '../runtime/raw-module.js';
 import type { TableAddArgs, TableLookupArgs } from '../generated/boundary.js';
 
@@ -44,6 +45,17 @@ export interface TablePositionOptions {
 export interface TableLookupOptions extends TablePositionOptions {
   /** Number of consecutive positions to gather from `offset` (not with `positionIds`). */
   length?: number;
+  /**
+   * Where to write the rows: a Float32Array of `n * dim` values (reused from call to call), or a
+   * WasmTensor of dims `[n, dim]` (`pe.memory.tensor`), written in place. Default: a new Float32Array.
+   */
+  out?: Float32Array | WasmTensor;
+}
+
+/** Options of {@link PositionTable.toTensor}. */
+export interface TableCopyOptions {
+  /** Where to write the table: a Float32Array of `rows * dim` values or a WasmTensor of dims `[rows, dim]`. Default: a new Float32Array. */
+  out?: Float32Array | WasmTensor;
 }
 
 /** Options of {@link PositionTable.addTo}. */
@@ -89,7 +101,7 @@ export class PositionTable extends HeapObject {
   /** Gathers rows: `[n, dim]` for `length` positions from `offset`, or for `positionIds`. */
   lookup(options: TableLookupOptions): Tensor {
     const fn = `${this.#name}.lookup`;
-    const opts = args.options(fn, options, ['length', 'offset', 'positionIds']);
+    const opts = args.options(fn, options, ['length', 'offset', 'positionIds', 'out']);
     this.live(fn);
     return lookupRows(this.heap, fn, opts, () => this.live(fn), this.rows, this.dim, this.#ops.lookup);
   }
@@ -102,14 +114,17 @@ export class PositionTable extends HeapObject {
     return addRows(this.heap, fn, x, opts, () => this.live(fn), this.rows, this.dim, this.#ops.add);
   }
 
-  /** A copy of the whole table, `[rows, dim]`. */
-  toTensor(): Tensor {
+  /** A copy of the whole table, `[rows, dim]` (into `out` when given). */
+  toTensor(options?: TableCopyOptions): Tensor {
     const fn = `${this.#name}.toTensor`;
-    const table = this.live(fn);
-    if (this.storage === 'anchored') return lookupRows(this.heap, fn, { length: this.rows }, () => this.live(fn), this.rows, this.dim, this.#ops.lookup);
-    return { data: this.heap.f32(table, this.rows * this.dim).slice(), dims: [this.rows, this.dim] };
+    const opts = args.options(fn, options, ['out'], true);
+    this.live(fn);
+    return lookupRows(this.heap, fn, { length: this.rows, out: opts.out }, () => this.live(fn), this.rows, this.dim, this.#ops.lookup);
   }
 }
+
+/** Bytes of x one piece of {@link addRows} holds: small enough to stay in L2 cache between copy-in and copy-out. */
+const ADD_PIECE_BYTES = 256 << 10;
 
 /**
  * Where a table's rows are: asked for right before the call into wasm, after every option and
@@ -120,18 +135,14 @@ export type TableAt = () => Ptr;
 /** Gathers table rows already in wasm memory. */
 export function lookupRows(
   heap: Heap, fn: string, opts: Record<string, unknown>, tableAt: TableAt, rows: number, dim: number,
-  lookup: StorageOps['lookup'] = (a) => heap.call.tableLookup(a),
+  lookup: StorageOps['lookup'] = (a) => heap.call.tableLookup(a), inputs: readonly TensorArg[] = [],
 ): Tensor {
-  const scope = new HeapScope(heap);
-  try {
-    const { count, ids, offset } = rowRequest(fn, opts);
-    const out = scope.alloc(count * dim * 4, `${fn} output`);
+  const { count, ids, offset } = rowRequest(fn, opts);
+  return withHeap(heap, (scope) => {
     const idsPtr = scope.f64In(ids, 'positionIds');
-    heap.check(lookup({ table: tableAt(), rows, dim, out, count, offset, ids: idsPtr }), fn);
-    return { data: heap.f32(out, count * dim).slice(), dims: [count, dim] };
-  } finally {
-    scope.release();
-  }
+    return scope.generate(fn, opts.out, [count, dim], 'the rows', { axis: 0, whole: true }, (out) =>
+      heap.check(lookup({ table: tableAt(), rows, dim, out, count, offset, ids: idsPtr }), fn), inputs);
+  });
 }
 
 /** Adds table rows (already in wasm memory) to x in place. */
@@ -144,15 +155,33 @@ export function addRows(
   if (width !== dim) {
     throw new PosEncError('SHAPE_MISMATCH', `${fn}: x has rows of ${width} values but the table has dim ${dim}`);
   }
-  const scope = new HeapScope(heap);
-  try {
-    const pos = positionsOf(fn, opts, batch, seq);
+  const pos = positionsOf(fn, opts, batch, seq);
+  if (t.wasm === undefined && pos.ids === undefined && t.size * 4 > 2 * ADD_PIECE_BYTES &&
+    Number.isInteger(pos.offset) && pos.offset >= 0 && pos.offset + seq <= rows) {
+    // Consecutive rows inside the table (no piece can fail on its positions), and each row's values
+    // depend on its position alone: x goes through the scratch block a cache-sized piece of rows at
+    // a time, each added to and copied back while still in cache, so x is read and written once.
+    const pieceRows = Math.min(seq, Math.max(1, Math.floor(ADD_PIECE_BYTES / 4 / dim)));
+    return withHeap(heap, (scope) => {
+      const ptr = heap.scratch(pieceRows * dim * 4, 'the pieces of x');
+      const table = tableAt(); // once: for learned.addTo it copies a plain table in
+      for (let b = 0; b < batch; b++) {
+        for (let start = 0; start < seq; start += pieceRows) {
+          const count = Math.min(pieceRows, seq - start);
+          const from = (b * seq + start) * dim;
+          scope.copyRange(t, ptr, from, count * dim);
+          heap.check(add({ table, rows, dim, x: ptr, batch: 1, seq: count, offset: pos.offset + start, ids: 0, perBatch: false }), fn);
+          scope.returnRange(t, ptr, from, count * dim);
+        }
+      }
+      return t.data;
+    });
+  }
+  return withHeap(heap, (scope) => {
     const xPtr = scope.tensorIn(t, 'x');
     const idsPtr = scope.f64In(pos.ids, 'positionIds');
     heap.check(add({ table: tableAt(), rows, dim, x: xPtr, batch, seq, offset: pos.offset, ids: idsPtr, perBatch: pos.perBatch }), fn);
     scope.tensorOut(t, xPtr);
     return t.data;
-  } finally {
-    scope.release();
-  }
+  });
 }

@@ -5,7 +5,7 @@ import * as args from '../runtime/args.js';
 import type { Tensor, TensorInput } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import { Heap } from '../runtime/heap.js';
-import { HeapScope } from '../runtime/scope.js';
+import { withHeap } from '../runtime/scope.js';
 import { bytes, expectSize, flag, headDims, int32Copy, lengthsOf, offsetOf, qkvTensors, scaleOf } from './relative-args.js';
 import type { HeadsAttentionOptions, IndexTensor } from './relative-args.js';
 
@@ -93,14 +93,11 @@ export function shawApi(heap: Heap): ShawApi {
     const opts = args.options(fn, options, ['qLen', 'kLen', 'maxRelativePosition', 'queryOffset']);
     const l = lengthsOf(fn, opts);
     const k = args.integer(fn, 'maxRelativePosition', args.required(fn, opts, 'maxRelativePosition'));
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const out = scope.alloc(bytes(l.qLen, l.kLen), 'the indices');
       heap.check(call.shawRelativeIndices({ out, ...l, maxRelativePosition: k }), fn);
       return { data: int32Copy(heap, out, l.qLen * l.kLen), dims: [l.qLen, l.kLen] };
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   function gather(table: TensorInput, options: ShawGatherOptions): Tensor {
@@ -111,15 +108,12 @@ export function shawApi(heap: Heap): ShawApi {
     const [rows, width] = [t.dims[0]!, t.dims[1]!];
     const l = lengthsOf(fn, opts);
     const k = maxRelativeOf(fn, opts, rows, 'table');
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const tablePtr = scope.tensorIn(t, 'table');
       const out = scope.alloc(bytes(l.qLen, l.kLen, width), 'the gathered table');
       heap.check(call.shawGather({ table: tablePtr, rows, width, out, ...l, maxRelativePosition: k }), fn);
       return { data: heap.f32(out, l.qLen * l.kLen * width).slice(), dims: [l.qLen, l.kLen, width] };
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   function logits(q: TensorInput, k: TensorInput, relativeKeys: TensorInput, options?: ShawAttentionOptions): Tensor {
@@ -131,8 +125,7 @@ export function shawApi(heap: Heap): ShawApi {
     const offset = offsetOf(fn, opts);
     const s = scaleOf(fn, opts);
     const causal = flag(fn, opts, 'causal', false);
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const qPtr = scope.tensorIn(qt, 'q');
       const kPtr = scope.tensorIn(kt, 'k');
       const keysPtr = scope.tensorIn(keys, 'relativeKeys');
@@ -145,9 +138,7 @@ export function shawApi(heap: Heap): ShawApi {
         fn,
       );
       return { data: heap.f32(out, qt.heads * qt.len * kt.len).slice(), dims: headDims(qt, qt.len, kt.len) };
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   function attention(
@@ -165,8 +156,7 @@ export function shawApi(heap: Heap): ShawApi {
     const offset = offsetOf(fn, opts);
     const s = scaleOf(fn, opts);
     const causal = flag(fn, opts, 'causal', false);
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const qPtr = scope.tensorIn(qt, 'q');
       const kPtr = scope.tensorIn(kt, 'k');
       const vPtr = scope.tensorIn(vt!, 'v');
@@ -182,9 +172,7 @@ export function shawApi(heap: Heap): ShawApi {
         fn,
       );
       return { data: heap.f32(out, qt.heads * qt.len * valueDim).slice(), dims: headDims(qt, qt.len, valueDim) };
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   return { relativeIndices, gather, logits, attention };

@@ -5,7 +5,7 @@ import type { PositionIdsInput, Tensor, TensorInput } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import type { WasmTensor } from '../runtime/wasm-tensor.js';
 import { Heap } from '../runtime/heap.js';
-import { HeapScope } from '../runtime/scope.js';
+import { HeapScope, withHeap } from '../runtime/scope.js';
 import { batchSeqDim, positionsOf, rowRequest } from '../runtime/positions.js';
 import { SINUSOID_LAYOUTS, SINUSOID_PRECISIONS } from '../generated/boundary.js';
 import { PositionTable } from './position-table.js';
@@ -52,6 +52,16 @@ export interface SinusoidalTableOptions extends SinusoidalParams {
    * (`pe.memory.tensor`), written in place with no copy. Default: a new Float32Array.
    */
   out?: Float32Array | WasmTensor;
+}
+
+/** Options of {@link SinusoidalApi.frequencies}. */
+export interface SinusoidalFrequencyOptions {
+  /** Width of a row (>= 1). */
+  dim: number;
+  /** Frequency base (default 10000). */
+  base?: number;
+  /** A Float64Array of `ceil(dim/2)` values to write the frequencies into (reused from call to call). Default: a new one. */
+  out?: Float64Array;
 }
 
 /** Options of {@link SinusoidalApi.addTo}. */
@@ -103,7 +113,7 @@ export interface SinusoidalApi {
   /** Adds the encoding to token embeddings `x` (`[seq, dim]` or `[batch, seq, dim]`) in place; returns `x`'s data. */
   addTo(x: TensorInput, options?: SinusoidalAddOptions): Float32Array;
   /** The angular frequencies w_i = base^(-2i/dim), one per sine column (`ceil(dim/2)` values). */
-  frequencies(options: { dim: number; base?: number }): Float64Array;
+  frequencies(options: SinusoidalFrequencyOptions): Float64Array;
   /**
    * Precomputes positions 0..maxPositions-1 into WebAssembly memory for repeated `addTo`/`lookup`.
    * A `precision: 'fast'` table holds the values of `table({ precision: 'fast' })`, as full rows up
@@ -151,8 +161,7 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
     const opts = args.options(fn, options, ['dim', 'base', 'layout', 'precision', 'length', 'offset', 'positionIds', 'out']);
     const p = params(fn, opts);
     const { count, ids, offset } = rowRequest(fn, opts);
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const idsPtr = scope.f64In(ids, 'positionIds');
       // Rows from row `start` on are the table of offset + start: the same doubles while positions
       // are integers well inside 2^53 (anchors of 'fast' rows are position / 32). 'fast' rows hang
@@ -161,9 +170,7 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
       const rows = { axis: 0, whole: ids === undefined && !exactSplit, align: 32, minLast: 64 };
       return scope.generate(fn, opts.out, [count, p.dim], 'the table', rows, (ptr, start, n) =>
         heap.check(call.sinusoidalTable({ out: ptr, count: n, ...p, offset: offset + start, ids: idsPtr && idsPtr + start * 8 }), fn));
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   function addTo(x: TensorInput, options?: SinusoidalAddOptions): Float32Array {
@@ -173,30 +180,26 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
     const [batch, seq, dim] = batchSeqDim(fn, t.dims);
     const p = params(fn, opts, dim);
     const pos = positionsOf(fn, opts, batch, seq);
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const xPtr = scope.tensorIn(t, 'x');
       const idsPtr = scope.f64In(pos.ids, 'positionIds');
       heap.check(call.sinusoidalAdd({ x: xPtr, batch, seq, ...p, offset: pos.offset, ids: idsPtr, perBatch: pos.perBatch }), fn);
       scope.tensorOut(t, xPtr);
       return t.data;
-    } finally {
-      scope.release();
-    }
+    });
   }
 
-  function frequencies(options: { dim: number; base?: number }): Float64Array {
+  function frequencies(options: SinusoidalFrequencyOptions): Float64Array {
     const fn = 'sinusoidal.frequencies';
-    const p = params(fn, args.options(fn, options, ['dim', 'base']));
+    const opts = args.options(fn, options, ['dim', 'base', 'out']);
+    const p = params(fn, opts);
     const n = Math.ceil(p.dim / 2);
-    const scope = new HeapScope(heap);
-    try {
+    const target = HeapScope.float64Out(fn, opts.out, n, 'the frequencies');
+    return withHeap(heap, (scope) => {
       const out = scope.alloc(n * 8, 'frequencies');
       heap.check(call.sinusoidalFrequencies({ out, dim: p.dim, base: p.base }), fn);
-      return heap.f64(out, n).slice();
-    } finally {
-      scope.release();
-    }
+      return scope.float64Result(target, out, n, fn);
+    });
   }
 
   function createTable(options: SinusoidalCreateTableOptions): PositionTable {
@@ -209,8 +212,7 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
       (r, d) => call.anchoredTableFloats({ rows: r, dim: d }));
     const floats = anchored ? call.anchoredTableFloats({ rows, dim: p.dim }) : rows * p.dim;
     if (floats < 0) throw new PosEncError('SIZE_OVERFLOW', `${fn}: anchored rows for ${rows} x ${p.dim} do not fit WebAssembly memory`);
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const ptr = scope.alloc(floats * 4, 'the sinusoidal table');
       heap.check(anchored
         ? call.anchoredTableBuild({ storage: ptr, rows, dim: p.dim, base: p.base, layout: p.layout })
@@ -218,9 +220,7 @@ export function sinusoidalApi(heap: Heap): SinusoidalApi {
       const table = new PositionTable(heap, ptr, rows, p.dim, 'sinusoidal table', anchored ? 'anchored' : 'rows');
       scope.keep(ptr);
       return table;
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   return { table, addTo, frequencies, createTable };

@@ -6,7 +6,7 @@ import type { Tensor, TensorInput } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import type { WasmTensor } from '../runtime/wasm-tensor.js';
 import { Heap } from '../runtime/heap.js';
-import { HeapScope } from '../runtime/scope.js';
+import { withHeap } from '../runtime/scope.js';
 import { bytes, checkResultSize, flag, int32Copy, integerOr, lengthsOf, relativePosition } from './relative-args.js';
 import type { IndexTensor } from './relative-args.js';
 
@@ -75,14 +75,11 @@ export function t5Api(heap: Heap): T5Api {
     const opts = args.options(fn, options, BUCKET_OPTIONS, true);
     const value = relativePosition(fn, rel);
     const p = bucketParams(fn, opts);
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const out = scope.alloc(4, 'the bucket');
       heap.check(call.t5Bucket({ relativePosition: value, ...p, out }), fn);
       return int32Copy(heap, out, 1)[0]!;
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   function buckets(options: T5MatrixOptions): IndexTensor {
@@ -90,14 +87,11 @@ export function t5Api(heap: Heap): T5Api {
     const opts = args.options(fn, options, MATRIX_OPTIONS);
     const p = bucketParams(fn, opts);
     const l = lengthsOf(fn, opts);
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const out = scope.alloc(bytes(l.qLen, l.kLen), 'the buckets');
       heap.check(call.t5BucketMatrix({ out, ...l, ...p }), fn);
       return { data: int32Copy(heap, out, l.qLen * l.kLen), dims: [l.qLen, l.kLen] };
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   function bias(table: TensorInput, options: T5BiasOptions): Tensor {
@@ -113,17 +107,14 @@ export function t5Api(heap: Heap): T5Api {
     const dims = [t.heads, l.qLen, l.kLen];
     checkResultSize(fn, 'the bias', dims);
     const out = opts.out; // read before the table is placed: a getter of the caller's may dispose it
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const tablePtr = scope.tensorIn(t.tensor, 'table');
       // Query rows from `start` on are the bias of queryOffset + start.
       return scope.generate(fn, out, dims, 'the bias', { axis: 1 }, (ptr, start, n) => heap.check(
         call.t5Bias({ table: tablePtr, rows: t.rows, heads: t.heads, out: ptr, ...l, qLen: n, queryOffset: l.queryOffset + start, ...p }),
         fn,
-      ));
-    } finally {
-      scope.release();
-    }
+      ), [t.tensor]);
+    });
   }
 
   return { bucket, buckets, bias };

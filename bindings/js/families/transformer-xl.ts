@@ -2,11 +2,12 @@
 // sinusoid R, the relative shift, and the unscaled four-term score
 // (q_i + u).k_j + (q_i + v).(W_kR R)_{i-j}. Maths in src/encodings/transformer_xl.cpp.
 import * as args from '../runtime/args.js';
+import type { WasmTensor } from '../runtime/wasm-tensor.js';
 import type { Tensor, TensorInput } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import { Heap } from '../runtime/heap.js';
-import { HeapScope } from '../runtime/scope.js';
-import { bytes, expectSize, flag, headDims, headTensor, integerOr, sameRank } from './relative-args.js';
+import { withHeap } from '../runtime/scope.js';
+import { bytes, checkResultSize, expectSize, flag, headDims, headTensor, integerOr, sameRank } from './relative-args.js';
 import type { HeadTensor } from './relative-args.js';
 
 /** Options of {@link TransformerXLApi.relativeSinusoid}. */
@@ -21,6 +22,8 @@ export interface TxlSinusoidOptions {
   clampLen?: number;
   /** Frequency base (default 10000). */
   base?: number;
+  /** Where to write R: a Float32Array of `(memLen + qLen) * dModel` values (reused from call to call) or a WasmTensor of dims `[memLen + qLen, dModel]`. Default: a new Float32Array. */
+  out?: Float32Array | WasmTensor;
 }
 
 /** Options of {@link TransformerXLApi.relShift}. */
@@ -80,7 +83,7 @@ export function transformerXLApi(heap: Heap): TransformerXLApi {
 
   function relativeSinusoid(options: TxlSinusoidOptions): Tensor {
     const fn = 'transformerXL.relativeSinusoid';
-    const opts = args.options(fn, options, ['qLen', 'memLen', 'dModel', 'clampLen', 'base']);
+    const opts = args.options(fn, options, ['qLen', 'memLen', 'dModel', 'clampLen', 'base', 'out']);
     const qLen = args.integer(fn, 'qLen', args.required(fn, opts, 'qLen'));
     const memLen = integerOr(fn, opts, 'memLen', 0, 0);
     const dModel = args.integer(fn, 'dModel', args.required(fn, opts, 'dModel'));
@@ -88,14 +91,9 @@ export function transformerXLApi(heap: Heap): TransformerXLApi {
     const base = opts.base === undefined ? 10000 : args.finite(fn, 'base', opts.base, true);
     const kLen = memLen + qLen;
     if (kLen > 2 ** 31 - 1) throw new PosEncError('SIZE_OVERFLOW', `${fn}: memLen + qLen (${kLen}) is too large`);
-    const scope = new HeapScope(heap);
-    try {
-      const out = scope.alloc(bytes(kLen, dModel), 'R');
-      heap.check(call.txlRelativeSinusoid({ out, kLen, dModel, clampLen, base }), fn);
-      return { data: heap.f32(out, kLen * dModel).slice(), dims: [kLen, dModel] };
-    } finally {
-      scope.release();
-    }
+    checkResultSize(fn, 'R', [kLen, dModel]);
+    return withHeap(heap, (scope) => scope.generate(fn, opts.out, [kLen, dModel], 'R', { axis: 0, whole: true }, (out) =>
+      heap.check(call.txlRelativeSinusoid({ out, kLen, dModel, clampLen, base }), fn)));
   }
 
   function relShift(bd: TensorInput, options?: TxlRelShiftOptions): Tensor {
@@ -103,15 +101,12 @@ export function transformerXLApi(heap: Heap): TransformerXLApi {
     const opts = args.options(fn, options, ['dims', 'maskFuture'], true);
     const t = headTensor(fn, 'bd', bd, opts.dims, 'dims');
     const maskFuture = flag(fn, opts, 'maskFuture', false);
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const bdPtr = scope.tensorIn(t, 'bd');
       const out = scope.alloc(t.size * 4, 'the shifted matrix');
       heap.check(call.txlRelShift({ bd: bdPtr, heads: t.heads, qLen: t.len, kLen: t.width, maskFuture, out }), fn);
       return { data: heap.f32(out, t.size).slice(), dims: t.dims.slice() };
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   function score(q: TensorInput, k: TensorInput, r: TensorInput, u: TensorInput, v: TensorInput, options?: TxlScoreOptions): Tensor {
@@ -129,15 +124,12 @@ export function transformerXLApi(heap: Heap): TransformerXLApi {
     const ut = perHead(fn, 'u', u, qt.heads, qt.width);
     const vt = perHead(fn, 'v', v, qt.heads, qt.width);
     const maskFuture = flag(fn, opts, 'maskFuture', false);
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const ptrs = { q: scope.tensorIn(qt, 'q'), k: scope.tensorIn(kt, 'k'), r: scope.tensorIn(rt, 'r'), u: scope.tensorIn(ut, 'u'), v: scope.tensorIn(vt, 'v') };
       const out = scope.alloc(bytes(qt.heads, qt.len, kt.len), 'the score');
       heap.check(call.txlScore({ ...ptrs, heads: qt.heads, qLen: qt.len, kLen: kt.len, headDim: qt.width, maskFuture, out }), fn);
       return { data: heap.f32(out, qt.heads * qt.len * kt.len).slice(), dims: headDims(qt, qt.len, kt.len) };
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   return { relativeSinusoid, relShift, score };

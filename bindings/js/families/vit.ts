@@ -3,10 +3,11 @@
 // interpolate_pos_encoding does; prefix rows (class, distillation tokens) are kept. Maths in
 // src/encodings/vit.cpp.
 import * as args from '../runtime/args.js';
+import type { WasmTensor } from '../runtime/wasm-tensor.js';
 import type { Tensor, TensorInput } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import { Heap, MAX_ALLOCATION_BYTES } from '../runtime/heap.js';
-import { HeapScope } from '../runtime/scope.js';
+import { withHeap } from '../runtime/scope.js';
 
 /** A patch grid size: `g` for a square `g x g` grid, or `[height, width]`. */
 export type GridSizeInput = number | readonly [number, number] | readonly number[];
@@ -21,6 +22,8 @@ export interface LearnedInterpolateOptions {
   numPrefixTokens?: number;
   /** Shape `[rows, dim]` of `table` when it is a bare Float32Array. */
   tableDims?: readonly number[];
+  /** Where to write the new table: a Float32Array of `(numPrefixTokens + h * w) * dim` values (reused from call to call) or a WasmTensor of those dims. Default: a new Float32Array. */
+  out?: Float32Array | WasmTensor;
 }
 
 /** A grid size option as [height, width]. */
@@ -42,7 +45,7 @@ function gridOf(fn: string, name: string, value: unknown): [number, number] {
 /** `pe.learned.interpolate`: resizes a ViT position table to another patch grid. */
 export function interpolateTable(heap: Heap, table: TensorInput, options: LearnedInterpolateOptions): Tensor {
   const fn = 'learned.interpolate';
-  const opts = args.options(fn, options, ['gridSize', 'newGridSize', 'numPrefixTokens', 'tableDims']);
+  const opts = args.options(fn, options, ['gridSize', 'newGridSize', 'numPrefixTokens', 'tableDims', 'out']);
   const t = args.tensor(fn, 'table', table, opts.tableDims, 'tableDims');
   if (t.dims.length !== 2) {
     throw new PosEncError('SHAPE_MISMATCH', `${fn}: table must have dims [rows, dim], got [${t.dims.join(', ')}]`);
@@ -58,13 +61,9 @@ export function interpolateTable(heap: Heap, table: TensorInput, options: Learne
       `${fn}: the interpolated table [${outRows}, ${dim}] needs ${outRows * dim * 4} bytes, more than WebAssembly memory can hold (2 GiB)`,
     );
   }
-  const scope = new HeapScope(heap);
-  try {
+  return withHeap(heap, (scope) => {
     const tablePtr = scope.tensorIn(t, 'table');
-    const out = scope.alloc(outRows * dim * 4, 'the interpolated table');
-    heap.check(heap.call.vitInterpolate({ table: tablePtr, rows, dim, gridH, gridW, newH, newW, numPrefixTokens: prefix, out }), fn);
-    return { data: heap.f32(out, outRows * dim).slice(), dims: [outRows, dim] };
-  } finally {
-    scope.release();
-  }
+    return scope.generate(fn, opts.out, [outRows, dim], 'the interpolated table', { axis: 0, whole: true }, (out) =>
+      heap.check(heap.call.vitInterpolate({ table: tablePtr, rows, dim, gridH, gridW, newH, newW, numPrefixTokens: prefix, out }), fn), [t]);
+  });
 }

@@ -6,7 +6,7 @@ import type { TensorInput } from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import { HeapObject } from '../runtime/disposable.js';
 import type { Heap } from '../runtime/heap.js';
-import { HeapScope } from '../runtime/scope.js';
+import { withHeap } from '../runtime/scope.js';
 import type { Ptr } from '../runtime/raw-module.js';
 import { positionsOf } from '../runtime/positions.js';
 import { readRopeLayerPairsBlock, ropeLayerPairsBlockLength, ropeLayerPairsBlockListStart } from '../generated/boundary.js';
@@ -114,15 +114,12 @@ function checkCachedPositions(fn: string, pos: { offset: number; ids: Float64Arr
 
 /** A cache of a layer without rotated pairs: it holds no rows (an 8-byte block, so that it disposes like the others). */
 function emptyCache(heap: Heap, layer: LayerPlan, rows: number): LayerRopeCache {
-  const scope = new HeapScope(heap);
-  try {
+  return withHeap(heap, (scope) => {
     const ptr = scope.alloc(8, 'the layer cache');
     const cache = new LayerRopeCache(heap, ptr, layer, rows, null);
     scope.keep(ptr);
     return cache;
-  } finally {
-    scope.release();
-  }
+  });
 }
 
 /** Builds the cache of `layer` (validated by the caller). */
@@ -137,8 +134,7 @@ export function createLayerCache(heap: Heap, plan: ModelPlan, layer: LayerPlan, 
   }
   const spec = resolveSpec(fn, layerSpec(rope), undefined);
   const capacity = spec.rotaryDim / 2;
-  const scope = new HeapScope(heap);
-  try {
+  return withHeap(heap, (scope) => {
     const out = scope.alloc(ropeLayerPairsBlockLength(capacity) * 8, 'the layer frequencies');
     heap.check(heap.call.ropeLayerPairs({
       ...specArgs(spec, scope), seqLen: seqLenOf(fn, layerSeqLen(plan, rope, seqLen ?? rows)),
@@ -163,7 +159,5 @@ export function createLayerCache(heap: Heap, plan: ModelPlan, layer: LayerPlan, 
     const cache = new LayerRopeCache(heap, base, layer, rows, table);
     scope.keep(base);
     return cache;
-  } finally {
-    scope.release();
-  }
+  });
 }

@@ -51,6 +51,43 @@ export class Heap {
     if (ptr !== 0) this.raw._free(this.raw.HEAPU32[(ptr >>> 2) - 1]!);
   }
 
+  /** The block {@link Heap.scratch} hands out, kept for the instance's life: its address and size. */
+  #scratch = { ptr: 0, bytes: 0 };
+
+  /**
+   * A block of at least `bytes` that this instance keeps and reuses, for the pieces a call copies
+   * in and out (calls never nest): no malloc, no free and no fresh pages per call. It only grows,
+   * to the largest piece asked for (a few hundred KiB: callers ask for cache-sized pieces). The
+   * block's contents do not outlive the call that wrote them. May grow WebAssembly memory.
+   */
+  scratch(bytes: number, what: string): Ptr {
+    if (bytes > this.#scratch.bytes) {
+      const ptr = this.alloc(bytes, what); // first: a failure leaves the old block in place
+      this.free(this.#scratch.ptr);
+      this.#scratch = { ptr, bytes };
+    }
+    return this.#scratch.ptr;
+  }
+
+  /** Views handed out by {@link Heap.view}, for the memory buffer they were made on. */
+  #views: { buffer: ArrayBufferLike; list: Float32Array[] } = { buffer: new ArrayBuffer(0), list: [] };
+
+  /**
+   * A Float32Array of `n` floats at `ptr`, reused while WebAssembly memory has not grown (a call
+   * that copies the same pieces every time makes no new view objects). Read it at once: it is
+   * only valid until the next call into wasm.
+   */
+  view(ptr: Ptr, n: number): Float32Array {
+    const buffer = this.raw.HEAPU8.buffer;
+    if (this.#views.buffer !== buffer) this.#views = { buffer, list: [] };
+    const list = this.#views.list;
+    for (const v of list) if (v.byteOffset === ptr && v.length === n) return v;
+    const v = new Float32Array(buffer, ptr, n);
+    if (list.length >= 8) list.shift();
+    list.push(v);
+    return v;
+  }
+
   /** A fresh Float32Array view of `n` floats at `ptr`; valid until the next call into wasm. */
   f32(ptr: Ptr, n: number): Float32Array {
     return new Float32Array(this.raw.HEAPU8.buffer, ptr, n);

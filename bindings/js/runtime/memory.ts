@@ -3,7 +3,7 @@ import * as args from './args.js';
 import { PosEncError } from './errors.js';
 import { MAX_ALLOCATION_BYTES } from './heap.js';
 import type { Heap } from './heap.js';
-import { HeapScope } from './scope.js';
+import { withHeap } from './scope.js';
 import { float32Values, typedSet } from './typed.js';
 import { WasmTensor } from './wasm-tensor.js';
 
@@ -37,17 +37,14 @@ export function memoryApi(heap: Heap): MemoryApi {
     }
     // Every value is read and checked before the block exists: nothing after the allocation can throw.
     const copy = values === undefined ? undefined : float32Values(fn, values, size, shape, heap.raw.HEAPU8.buffer);
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => { // frees the block if anything below throws
       const ptr = scope.alloc(size * 4, `${fn}: a tensor of dims [${shape.join(', ')}]`);
       if (copy === undefined) heap.f32(ptr, size).fill(0);
       else typedSet.call(heap.f32(ptr, size), copy);
       const t = new WasmTensor(heap, ptr, shape); // last: the tensor owns the block from here on
       scope.keep(ptr);
       return t;
-    } finally {
-      scope.release(); // frees the block if anything above threw
-    }
+    });
   }
   return {
     tensor,

@@ -21,6 +21,12 @@ interface TensorData {
   read?: { fn: string; name: string; byteOffset: number } | undefined;
 }
 
+/** A caller's Float64Array `out`, as {@link HeapScope.float64Out} checked it. */
+export interface Float64Target {
+  readonly array: Float64Array;
+  readonly byteOffset: number;
+}
+
 /** Allocations for one API call, released together by `release()` (call it in `finally`). */
 export class HeapScope {
   private readonly ptrs: Ptr[] = [];
@@ -96,6 +102,19 @@ export class HeapScope {
   }
 
   /**
+   * Copies floats [from, from + count) of a plain (not WasmTensor) tensor argument to `ptr`, a
+   * block the caller holds (a piece of the scratch block: see {@link Heap.scratch}).
+   */
+  copyRange(t: TensorData, ptr: Ptr, from: number, count: number): void {
+    typedSet.call(this.heap.raw.HEAPF32, rangeOf(this.#data(t), from, count, t.size), ptr >>> 2);
+  }
+
+  /** Copies `count` floats at `ptr` back into floats [from, from + count) of a plain tensor argument. */
+  returnRange(t: TensorData, ptr: Ptr, from: number, count: number): void {
+    typedSet.call(this.#data(t), this.heap.view(ptr, count), from);
+  }
+
+  /**
    * A private copy of a tensor argument that the call may overwrite without touching the caller's
    * tensor (for operations that return a new tensor), whatever kind of tensor it is.
    */
@@ -128,7 +147,7 @@ export class HeapScope {
    * `new Float32Array(n)` plus `set()`).
    */
   generate(fn: string, out: unknown, dims: number[], what: string, rows: RowPieces,
-    compute: (ptr: Ptr, start: number, count: number) => void): { data: Float32Array; dims: number[] } {
+    compute: (ptr: Ptr, start: number, count: number) => void, inputs: readonly TensorData[] = []): { data: Float32Array; dims: number[] } {
     const size = dims.reduce((a, b) => a * b, 1);
     const mismatch = (have: string) =>
       new PosEncError('SHAPE_MISMATCH', `${fn}: out ${have}, but ${what} is [${dims.join(', ')}]`);
@@ -137,12 +156,15 @@ export class HeapScope {
       target = newResult(fn, what, dims, size);
     } else if (isWasmTensor(out)) {
       if (out.dims.join() !== dims.join()) throw mismatch(`has dims [${out.dims.join(', ')}]`);
-      compute(this.#resident({ tensor: out, fn, name: 'out' }), 0, dims[rows.axis]!);
+      const ptr = this.#resident({ tensor: out, fn, name: 'out' });
+      this.#disjoint(fn, this.heap.raw.HEAPU8.buffer, ptr, size * 4, inputs);
+      compute(ptr, 0, dims[rows.axis]!);
       return { data: out.view(), dims };
     } else if (ArrayBuffer.isView(out) && tagOf(out) === '[object Float32Array]') {
       target = out as Float32Array;
       const length = attachedLength(fn, 'out', target);
       if (length !== size) throw mismatch(`has ${length} elements`);
+      this.#disjoint(fn, bufferOf.call(target), byteOffsetOf.call(target), size * 4, inputs);
     } else {
       throw new PosEncError('INVALID_TYPE', `${fn}: out must be a Float32Array or a WasmTensor (pe.memory.tensor), got ${describe(out)}`);
     }
@@ -162,6 +184,57 @@ export class HeapScope {
       }
     }
     return { data: target, dims };
+  }
+
+  /**
+   * INVALID_ARGUMENT when `out` (`bytes` at `byteOffset` of `buffer`) shares memory with one of a
+   * call's tensor arguments: the kernel would read what it has already written (a WasmTensor out),
+   * or a piece copied out would overwrite input that later pieces read.
+   */
+  #disjoint(fn: string, buffer: ArrayBufferLike, byteOffset: number, bytes: number, inputs: readonly TensorData[]): void {
+    for (const t of inputs) {
+      let at: { buffer: ArrayBufferLike; byteOffset: number };
+      if (t.wasm !== undefined) at = { buffer: this.heap.raw.HEAPU8.buffer, byteOffset: this.#resident(t.wasm) };
+      else at = { buffer: bufferOf.call(t.data), byteOffset: t.read?.byteOffset ?? byteOffsetOf.call(t.data) };
+      if (at.buffer === buffer && at.byteOffset < byteOffset + bytes && byteOffset < at.byteOffset + t.size * 4) {
+        const name = t.wasm?.name ?? t.read?.name ?? 'an input';
+        throw new PosEncError('INVALID_ARGUMENT', `${fn}: out overlaps ${name} in memory; pass an array of its own`);
+      }
+    }
+  }
+
+  /**
+   * A caller's Float64Array `out` for a float64 result of `n` values, checked (INVALID_TYPE,
+   * DETACHED_BUFFER, SHAPE_MISMATCH) where the call reads its arguments; undefined without one.
+   * {@link HeapScope.float64Result} writes into it.
+   */
+  static float64Out(fn: string, out: unknown, n: number, what: string): Float64Target | undefined {
+    if (out === undefined) return undefined;
+    if (!ArrayBuffer.isView(out) || tagOf(out) !== '[object Float64Array]') {
+      throw new PosEncError('INVALID_TYPE', `${fn}: out must be a Float64Array of ${n} values (${what}), got ${describe(out)}`);
+    }
+    const length = attachedLength(fn, 'out', out);
+    if (length !== n) throw new PosEncError('SHAPE_MISMATCH', `${fn}: out has ${length} elements, but ${what} has ${n}`);
+    return { array: out as Float64Array, byteOffset: byteOffsetOf.call(out) };
+  }
+
+  /**
+   * The `n` doubles at `ptr` (from this scope) as the call's result: a new Float64Array, or copied
+   * into the caller's `out` (followed to the same bytes if it is a view of WebAssembly memory that
+   * the call's allocations grew).
+   */
+  float64Result(target: Float64Target | undefined, ptr: Ptr, n: number, fn: string): Float64Array {
+    const values = this.heap.f64(ptr, n);
+    if (target === undefined) return values.slice();
+    let view = target.array;
+    if (bufferOf.call(view) === this.#startBuffer && this.heap.raw.HEAPU8.buffer !== this.#startBuffer) {
+      view = new Float64Array(this.heap.raw.HEAPU8.buffer, target.byteOffset, n);
+    }
+    if (attachedLength(fn, 'out', view) !== n) {
+      throw new PosEncError('SHAPE_MISMATCH', `${fn}: out has changed length during the call`);
+    }
+    typedSet.call(view, this.heap.f64(ptr, n)); // a fresh view: growth above cannot have detached it
+    return view;
   }
 
   /** Copies a Float64Array into a new heap block; 0 for `undefined`. */
@@ -187,6 +260,12 @@ export class HeapScope {
     for (const ptr of this.ptrs) this.heap.free(ptr);
     this.ptrs.length = 0;
   }
+}
+
+/** Floats [from, from + count) of `data` (of `size` floats): itself, or a view made with the intrinsic constructor (no caller code). */
+function rangeOf(data: Float32Array, from: number, count: number, size: number): Float32Array {
+  if (from === 0 && count === size) return data;
+  return new Float32Array(bufferOf.call(data), byteOffsetOf.call(data) + from * 4, count);
 }
 
 /** Bytes of the heap block a generated result is computed in, piece by piece (a few MiB: cache-sized). */
@@ -246,4 +325,18 @@ function newResult(fn: string, what: string, dims: readonly number[], size: numb
       'compute it in parts with the offset options, or write it to a file with the posenc CLI');
   }
   return new Float32Array(size);
+}
+
+/**
+ * Runs `body` with a new HeapScope over `heap` and releases the scope's blocks when it returns or
+ * throws: the one shape every API call's allocations take. Blocks the body hands to an object that
+ * outlives the call (`scope.keep`) stay.
+ */
+export function withHeap<T>(heap: Heap, body: (scope: HeapScope) => T): T {
+  const scope = new HeapScope(heap);
+  try {
+    return body(scope);
+  } finally {
+    scope.release();
+  }
 }

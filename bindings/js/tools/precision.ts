@@ -5,7 +5,7 @@
 import * as args from '../runtime/args.js';
 import { PosEncError } from '../runtime/errors.js';
 import type { Heap } from '../runtime/heap.js';
-import { HeapScope } from '../runtime/scope.js';
+import { withHeap } from '../runtime/scope.js';
 import type { RopeApi } from '../families/rope/rope.js';
 import type { RopeSpec } from '../families/rope/spec.js';
 import type { ModelApi, ModelPlan } from '../model/model-api.js';
@@ -182,8 +182,7 @@ export function precisionApi(heap: Heap, rope: RopeApi, model: ModelApi): Precis
     const pairs = s.rotaryDim / 2;
     const buckets = Math.ceil(contextLength / bucket);
     const results = new Map<string, { rows: number[]; rotation: number[] }>();
-    const scope = new HeapScope(heap);
-    try {
+    withHeap(heap, (scope) => {
       const invFreq = scope.f64In(s.freq.invFreq, 'the frequencies');
       for (const recipe of ANGLE_RECIPES) {
         const wanted = names.filter((n) => n.startsWith(`${recipe}-`));
@@ -204,9 +203,7 @@ export function precisionApi(heap: Heap, rope: RopeApi, model: ModelApi): Precis
           rotation: Array.from(values.subarray((2 * v + 1) * buckets, (2 * v + 2) * buckets)),
         }));
       }
-    } finally {
-      scope.release();
-    }
+    });
     const pipelines = names.map((name): PrecisionPipelineReport => {
       const r = results.get(name)!;
       const format = name.slice(name.indexOf('-') + 1);

@@ -63,3 +63,29 @@ export function defaultPathOverhead({ text, row, out, limit, select = (c) => c.b
 }
 
 const fmt = (ms) => `${ms.toPrecision(3)} ms`;
+
+/** "Rows `rows` take at most `limit`× the median of row `twin`" (a default call beside its zero-copy twin). */
+export function withinRow({ text, rows, twin, limit, select = () => true }) {
+  const median = (c, id) => c.rows.find((x) => x.id === id)?.median;
+  return {
+    text,
+    select,
+    rows,
+    measure: (r, c) => r.median / median(c, twin),
+    pass: (v) => v <= limit,
+    format: (v, r, c) => `${v.toFixed(2)}× (${fmt(r.median)} vs ${fmt(median(c, twin))})`,
+  };
+}
+
+/** "Rows `rows` take at most `us` µs more per call than row `twin`" (decode-size calls beside their zero-copy twin). */
+export function withinMicrosOf({ text, rows, twin, us, select = () => true }) {
+  const median = (c, id) => c.rows.find((x) => x.id === id)?.median;
+  return {
+    text,
+    select,
+    rows,
+    measure: (r, c) => (r.median - median(c, twin)) * 1000,
+    pass: (v) => v <= us,
+    format: (v, r, c) => `+${v.toFixed(2)} µs (${(r.median * 1000).toFixed(2)} vs ${(median(c, twin) * 1000).toFixed(2)} µs)`,
+  };
+}

@@ -2,7 +2,7 @@
 // for j <= i, -Infinity above the diagonal; a square [q, k]. Rows are shifted copies of one vector
 // per head, so the output write is the bound.
 
-import { allocateAndCopy, defaultPathOverhead, withinBound } from '../harness/targets.mjs';
+import { allocateAndCopy, defaultPathOverhead, withinBound, withinRow } from '../harness/targets.mjs';
 
 /** The paper's get_slopes (maxBias 8), including the non-power-of-two interleave. */
 function slopes(n) {
@@ -122,15 +122,31 @@ export default {
         };
       },
     },
+    {
+      id: 'posenc-bias-out',
+      label: "posenc alibi.bias into the caller's reused Float32Array (out option)",
+      peer: 'posenc',
+      prepare(p, _input, { pe }) {
+        const target = new Float32Array(p.heads * p.qLen * p.kLen);
+        const opts = { numHeads: p.heads, qLen: p.qLen, kLen: p.kLen, out: target };
+        return { run: () => { pe.alibi.bias(opts); }, output: () => target };
+      },
+    },
     allocateAndCopy((p, _input, { pe }) => pe.alibi.bias({ numHeads: p.heads, qLen: p.qLen, kLen: p.kLen }).data),
   ],
-  summary: { rows: ['posenc-bias', 'posenc-bias-wasm', 'alloc-copy'], names: { 'alloc-copy': 'bound: new Float32Array(n) + set()', 'posenc-bias': 'alibi.bias', 'posenc-bias-wasm': 'alibi.bias, out: WasmTensor' } },
+  summary: { rows: ['posenc-bias', 'posenc-bias-out', 'posenc-bias-wasm', 'alloc-copy'], names: { 'alloc-copy': 'bound: new Float32Array(n) + set()', 'posenc-bias': 'alibi.bias', 'posenc-bias-out': 'alibi.bias, out: Float32Array (reused)', 'posenc-bias-wasm': 'alibi.bias, out: WasmTensor' } },
   targets: [
     defaultPathOverhead({
       text: 'ALiBi bias: the default path (a new Float32Array) costs at most 1.25× a bare allocate-and-copy of the result (32 MiB and up) more than out: WasmTensor',
       row: 'posenc-bias',
       out: 'posenc-bias-wasm',
       limit: 1.25,
+    }),
+    withinRow({
+      text: "ALiBi bias into the caller's reused Float32Array (out): within 2× of the same call into a WasmTensor",
+      rows: ['posenc-bias-out'],
+      twin: 'posenc-bias-wasm',
+      limit: 2,
     }),
     withinBound({
       text: 'ALiBi bias: posenc within 1.5× of the memory-fill bound (written into WebAssembly memory, like the bound)',

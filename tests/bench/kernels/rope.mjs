@@ -4,7 +4,7 @@
 import { ROTARY_FLAVOURS, rotarySession } from '../peers/ort.mjs';
 import { randomFloats } from '../harness/data.mjs';
 import { onSimd128 } from '../harness/simd128-twin.mjs';
-import { withinBound } from '../harness/targets.mjs';
+import { withinBound, withinMicrosOf } from '../harness/targets.mjs';
 
 const BASE = 10000;
 
@@ -269,6 +269,17 @@ export default {
     },
     posencApplyWasm,
     onSimd128(posencApplyWasm),
+    {
+      id: 'posenc-cache',
+      label: 'posenc RopeCache.apply (Float32Array, copies)',
+      peer: 'posenc',
+      prepare(p, input, { pe }) {
+        const x = input.slice();
+        const cache = pe.rope.createCache({ rotaryDim: p.dim, maxPositions: p.offset + p.tokens, pairing: p.pairing });
+        const opts = { layout: 'bshd', dims: shape(p), offset: p.offset };
+        return { run: () => cache.apply(x, null, opts), output: () => x, dispose: () => cache.dispose() };
+      },
+    },
     posencCacheWasm,
     onSimd128(posencCacheWasm),
   ],
@@ -278,8 +289,11 @@ export default {
       const small = c.params.heads === 8 && c.params.dim === 64;
       return (c.params.pairing === 'half' && (big || small)) || (big && c.params.tokens >= 128);
     },
-    rows: ['posenc-apply', 'posenc-apply-wasm', 'posenc-cache-wasm'],
-    names: { 'posenc-apply': 'rope.apply, copies', 'posenc-apply-wasm': 'rope.apply, WasmTensor', 'posenc-cache-wasm': 'RopeCache.apply, WasmTensor' },
+    rows: ['posenc-apply', 'posenc-apply-wasm', 'posenc-cache', 'posenc-cache-wasm'],
+    names: {
+      'posenc-apply': 'rope.apply, copies', 'posenc-apply-wasm': 'rope.apply, WasmTensor',
+      'posenc-cache': 'RopeCache.apply, copies', 'posenc-cache-wasm': 'RopeCache.apply, WasmTensor',
+    },
   },
   targets: [
     withinBound({
@@ -306,6 +320,20 @@ export default {
       pass: (v) => v >= 5,
       format: (v) => `${v.toFixed(1)}× faster`,
     },
+    withinBound({
+      text: 'RoPE in place, ≥128 tokens: the default calls (Float32Array, copies) within 3× of the in-place SIMD pass (rmw)',
+      select: (c) => c.params.tokens >= 128,
+      rows: ['posenc-apply', 'posenc-cache'],
+      bound: 'rmw',
+      limit: 3,
+    }),
+    withinMicrosOf({
+      text: 'decode step (1 token, 32 heads × 128): the default calls (Float32Array, copies) within 1 µs of RopeCache.apply on a WasmTensor',
+      select: (c) => c.params.tokens === 1 && c.params.heads === 32 && c.params.dim === 128,
+      rows: ['posenc-apply', 'posenc-cache'],
+      twin: 'posenc-cache-wasm',
+      us: 1,
+    }),
     {
       text: 'decode step (1 token, 32 heads × 128): posenc rope.apply with copies under 3 µs per call',
       select: (c) => c.params.tokens === 1 && c.params.heads === 32 && c.params.dim === 128,

@@ -200,10 +200,12 @@ const add = {
     }));
   },
   summary: {
-    rows: ['posenc-add', 'posenc-add-fast', 'posenc-table-add-wasm', 'posenc-fast-table-add-wasm', 'posenc-anchored-table-add-wasm'],
+    rows: ['posenc-add', 'posenc-add-wasm', 'posenc-add-fast', 'posenc-table-add', 'posenc-table-add-wasm', 'posenc-fast-table-add-wasm', 'posenc-anchored-table-add-wasm'],
     names: {
       'posenc-add': 'sinusoidal.addTo, copies',
+      'posenc-add-wasm': 'sinusoidal.addTo, WasmTensor',
       'posenc-add-fast': "sinusoidal.addTo, 'fast', copies",
+      'posenc-table-add': 'PositionTable.addTo, copies',
       'posenc-table-add-wasm': 'PositionTable.addTo, WasmTensor',
       'posenc-fast-table-add-wasm': "PositionTable.addTo, 'fast', WasmTensor",
       'posenc-anchored-table-add-wasm': "PositionTable.addTo, 'fast', 'anchored', WasmTensor",
@@ -299,6 +301,15 @@ const add = {
       },
     },
     {
+      id: 'posenc-add-wasm',
+      label: 'posenc sinusoidal.addTo (computes, WasmTensor, zero-copy)',
+      peer: 'posenc',
+      prepare(p, input, { pe }) {
+        const x = pe.memory.tensor([1, p.length, p.dim], input);
+        return { run: () => pe.sinusoidal.addTo(x), output: () => x.view(), dispose: () => x.dispose() };
+      },
+    },
+    {
       id: 'posenc-add-fast',
       label: "posenc sinusoidal.addTo (computes, precision 'fast', copies)",
       peer: 'posenc',
@@ -324,6 +335,13 @@ const add = {
     tableAddWasm('posenc-anchored-table-add-wasm', "posenc PositionTable.addTo (cached, precision 'fast', storage 'anchored', WasmTensor)", 'fast', 'anchored'),
   ],
   targets: [
+    withinBound({
+      text: 'sinusoidal add in place: the default call (sinusoidal.addTo, Float32Array, computes every value) within 3× of the in-place SIMD pass (rmw)',
+      rows: ['posenc-add'],
+      bound: 'rmw',
+      limit: 3,
+      format: (v, r, c) => `${v.toFixed(2)}× rmw (the same call on a WasmTensor: ${c.rows.find((x) => x.id === 'posenc-add-wasm').vsBound.rmw.toFixed(2)}×)`,
+    }),
     withinBound({
       text: "sinusoidal add in place: posenc (cached table, precision 'fast': at most 3.2e-7 off, zero-copy) within 1.5× of the in-place SIMD pass (rmw)",
       rows: ['posenc-fast-table-add-wasm'],

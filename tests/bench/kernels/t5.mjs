@@ -2,7 +2,7 @@
 // table[bucket(j - i), h], bidirectional, 32 buckets, max distance 128, for a square [q, k].
 // Every row is a shifted copy of one vector per head, so the output write is the bound.
 import { randomFloats } from '../harness/data.mjs';
-import { allocateAndCopy, defaultPathOverhead, withinBound } from '../harness/targets.mjs';
+import { allocateAndCopy, defaultPathOverhead, withinBound, withinRow } from '../harness/targets.mjs';
 
 const NUM_BUCKETS = 32;
 const MAX_DISTANCE = 128;
@@ -142,15 +142,32 @@ export default {
         };
       },
     },
+    {
+      id: 'posenc-bias-out',
+      label: "posenc t5.bias into the caller's reused Float32Array (out option)",
+      peer: 'posenc',
+      prepare(p, table, { pe }) {
+        const t = { data: table, dims: [NUM_BUCKETS, p.heads] };
+        const target = new Float32Array(p.heads * p.qLen * p.kLen);
+        const opts = { qLen: p.qLen, kLen: p.kLen, out: target };
+        return { run: () => { pe.t5.bias(t, opts); }, output: () => target };
+      },
+    },
     allocateAndCopy((p, table, { pe }) => pe.t5.bias({ data: table, dims: [NUM_BUCKETS, p.heads] }, { qLen: p.qLen, kLen: p.kLen }).data),
   ],
-  summary: { rows: ['posenc-bias', 'posenc-bias-wasm', 'alloc-copy'], names: { 'alloc-copy': 'bound: new Float32Array(n) + set()', 'posenc-bias': 't5.bias', 'posenc-bias-wasm': 't5.bias, out: WasmTensor' } },
+  summary: { rows: ['posenc-bias', 'posenc-bias-out', 'posenc-bias-wasm', 'alloc-copy'], names: { 'alloc-copy': 'bound: new Float32Array(n) + set()', 'posenc-bias': 't5.bias', 'posenc-bias-out': 't5.bias, out: Float32Array (reused)', 'posenc-bias-wasm': 't5.bias, out: WasmTensor' } },
   targets: [
     defaultPathOverhead({
       text: 'T5 bias: the default path (a new Float32Array) costs at most 1.25× a bare allocate-and-copy of the result (32 MiB and up) more than out: WasmTensor',
       row: 'posenc-bias',
       out: 'posenc-bias-wasm',
       limit: 1.25,
+    }),
+    withinRow({
+      text: "T5 bias into the caller's reused Float32Array (out): within 2× of the same call into a WasmTensor",
+      rows: ['posenc-bias-out'],
+      twin: 'posenc-bias-wasm',
+      limit: 2,
     }),
     withinBound({
       text: 'T5 bias: posenc within 1.5× of the memory-fill bound (written into WebAssembly memory, like the bound)',

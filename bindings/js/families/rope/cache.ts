@@ -7,7 +7,9 @@ import { HeapObject } from '../../runtime/disposable.js';
 import type { Heap } from '../../runtime/heap.js';
 import type { Ptr } from '../../runtime/raw-module.js';
 import { positionsOf } from '../../runtime/positions.js';
-import { qkOf, rotateInPlace } from './shapes.js';
+import { withHeap } from '../../runtime/scope.js';
+import type { WasmTensor } from '../../runtime/wasm-tensor.js';
+import { qkOf, rotateInPlace, rotateTokenPieces } from './shapes.js';
 import type { RopeTensorOptions } from './shapes.js';
 import { keysOf, movePositions, SHIFT_MOVE_KEYS } from './shift.js';
 import type { RopeShiftMoveOptions } from './shift.js';
@@ -17,6 +19,15 @@ import type { RopeShiftMoveOptions } from './shift.js';
  * (positions must be integers inside the cache).
  */
 export type RopeCacheApplyOptions = RopeTensorOptions;
+
+/** Options of {@link RopeCache.toTensors}. */
+export interface RopeCacheCopyOptions {
+  /**
+   * Where to write the rows (either or both; the other is a new Float32Array): Float32Arrays of
+   * `maxPositions * rotaryDim/2` values (reused from call to call) or WasmTensors of dims `[maxPositions, rotaryDim/2]`.
+   */
+  out?: { cos?: Float32Array | WasmTensor; sin?: Float32Array | WasmTensor };
+}
 
 /** @internal */
 export interface RopeCacheState {
@@ -80,6 +91,16 @@ export class RopeCache extends HeapObject {
       throw new PosEncError('SHAPE_MISMATCH', `${fn}: the cache was built for headDim ${s.headDim}, q has head size ${qh.headDim}`);
     }
     const pos = positionsOf(fn, opts, qh.batch, qh.seq);
+    // Consecutive positions inside the table: no piece can fail on its rows (shapes.ts, rotateTokenPieces).
+    if (pos.ids === undefined && Number.isInteger(pos.offset) && pos.offset >= 0 && pos.offset + qh.seq <= s.rows &&
+      rotateTokenPieces(heap, fn, qk, false, (qPtr, kPtr, piece) => {
+        const t = this.#live(fn);
+        return heap.call.ropeApplyTable({
+          cos: t.cos, sin: t.sin, cos2: t.cos2, sin2: t.sin2, rows: t.rows, pairs: t.pairs, pairing: t.pairing,
+          rotaryDim: t.rotaryDim, q: qPtr, qHeads: qh.heads, k: kPtr, kHeads: kh?.heads ?? 0, batch: 1, seq: piece.seq,
+          headDim: qh.headDim, layout: qh.layout, offset: pos.offset + piece.start, ids: 0, perBatch: false,
+        });
+      })) return;
     rotateInPlace(heap, fn, qk, pos.ids, (qPtr, kPtr, idsPtr) => {
       const t = this.#live(fn);
       return heap.call.ropeApplyTable({
@@ -119,16 +140,21 @@ export class RopeCache extends HeapObject {
 
   /**
    * Copies of the cached rows, `[maxPositions, rotaryDim/2]` each: exactly the `cos_cache` and
-   * `sin_cache` inputs of the ONNX RotaryEmbedding operator.
+   * `sin_cache` inputs of the ONNX RotaryEmbedding operator; into `out.cos` / `out.sin` when given.
    */
-  toTensors(): { cos: Tensor; sin: Tensor } {
-    const s = this.#live('RopeCache.toTensors');
-    const n = s.rows * s.pairs;
+  toTensors(options?: RopeCacheCopyOptions): { cos: Tensor; sin: Tensor } {
+    const fn = 'RopeCache.toTensors';
+    const opts = args.options(fn, options, ['out'], true);
+    const out = opts.out === undefined ? {} : args.options(fn, opts.out, ['cos', 'sin']);
+    const s = this.#live(fn); // after the caller's getters, which may have disposed the cache
+    const heap = this.heap;
     const dims = [s.rows, s.pairs];
-    return {
-      cos: { data: this.heap.f32(s.cos, n).slice(), dims: dims.slice() },
-      sin: { data: this.heap.f32(s.sin, n).slice(), dims },
-    };
+    const bytes = s.rows * s.pairs * 4;
+    return withHeap(heap, (scope) => {
+      const copy = (target: unknown, rows: Ptr, what: string) => scope.generate(fn, target, dims.slice(), what, { axis: 0, whole: true },
+        (ptr) => heap.raw.HEAPU8.copyWithin(ptr, rows, rows + bytes));
+      return { cos: copy(out.cos, s.cos, 'the cos rows'), sin: copy(out.sin, s.sin, 'the sin rows') };
+    });
   }
 
   #live(fn: string): RopeCacheState {

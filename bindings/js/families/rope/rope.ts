@@ -6,12 +6,12 @@ import * as args from '../../runtime/args.js';
 import type { PositionIdsInput, Tensor, TensorInput } from '../../runtime/args.js';
 import { PosEncError } from '../../runtime/errors.js';
 import { Heap } from '../../runtime/heap.js';
-import { HeapScope } from '../../runtime/scope.js';
+import { HeapScope, withHeap } from '../../runtime/scope.js';
 import { positionCount, positionsOf } from '../../runtime/positions.js';
 import { RopeCache } from './cache.js';
 import { ropeFormsApi } from './forms.js';
 import type { Rope2dOptions, RopeMultimodalOptions, RopeXPosOptions } from './forms.js';
-import { qHeads, qkOf, rotateInPlace } from './shapes.js';
+import { inPieceRange, qHeads, qkOf, rotateInPlace, rotateTokenPieces } from './shapes.js';
 import { permuteWeights } from './permute.js';
 import type { RopePermuteOptions, WeightData, WeightTensor } from './permute.js';
 import { ropeShiftApi } from './shift.js';
@@ -23,7 +23,7 @@ import type { ResolvedSpec, RopeConfigOptions, RopeFrequencies, RopeModelSpec, R
 
 export type { HeadLayout, RopeTensorOptions } from './shapes.js';
 export { RopeCache } from './cache.js';
-export type { RopeCacheApplyOptions } from './cache.js';
+export type { RopeCacheApplyOptions, RopeCacheCopyOptions } from './cache.js';
 export { PAIRINGS } from './spec.js';
 export type {
   DefaultRopeScaling, DynamicRopeScaling, LinearRopeScaling, Llama3Band, Llama3RopeScaling, LongRopeScaling, NtkRopeScaling,
@@ -50,6 +50,12 @@ export interface RopeLengthOptions {
    * in Hugging Face (dynamic NTK unscaled, LongRoPE short list); `angles` without it: max(positionIds) + 1.
    */
   seqLen?: number;
+}
+
+/** Options of {@link RopeApi.angles}. */
+export interface RopeAnglesOptions extends RopeLengthOptions {
+  /** A Float64Array of `positions * rotaryDim/2` values to write the angles into (reused from call to call). Default: a new one. */
+  out?: Float64Array;
 }
 
 /** Options of {@link RopeApi.createCache}. */
@@ -96,7 +102,7 @@ export interface RopeApi {
   /** The inverse frequencies, attention factor and variant diagnostics (docs/encodings.md 8.11) the spec defines. */
   frequencies(spec: RopeSpec & RopeLengthOptions, options?: RopeLengthOptions): RopeFrequencies;
   /** The rotation angles position * invFreq in float64, `[positions, rotaryDim/2]`. */
-  angles(spec: RopeSpec & RopeLengthOptions, positionIds: PositionIdsInput, options?: RopeLengthOptions): Float64Tensor;
+  angles(spec: RopeSpec & RopeLengthOptions, positionIds: PositionIdsInput, options?: RopeAnglesOptions): Float64Tensor;
   /** Precomputes cos/sin (attention factor included) for positions 0..maxPositions-1 in WebAssembly memory, for repeated calls. */
   createCache(options: RopeCacheOptions): RopeCache;
   /**
@@ -167,12 +173,12 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
   }
 
   /** seqLen from `options` or (as a convenience) from the spec object, not both. */
-  function lengthOf(fn: string, spec: Record<string, unknown>, options: unknown): number {
-    const opts = args.options(fn, options, ['seqLen'], true);
+  function lengthOf(fn: string, spec: Record<string, unknown>, options: unknown, keys = ['seqLen']): { seqLen: number; opts: Record<string, unknown> } {
+    const opts = args.options(fn, options, keys, true);
     if (spec.seqLen !== undefined && opts.seqLen !== undefined) {
       throw new PosEncError('INVALID_ARGUMENT', `${fn}: give seqLen once, in the spec or in the options`);
     }
-    return seqLenOf(fn, opts.seqLen ?? spec.seqLen);
+    return { seqLen: seqLenOf(fn, opts.seqLen ?? spec.seqLen), opts };
   }
 
   function apply(q: TensorInput, k: TensorInput | null | undefined, options: RopeApplyOptions): void {
@@ -184,6 +190,15 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
     const spec = resolveSpec(fn, opts, qh.headDim);
     const seqLen = seqLenOf(fn, opts.seqLen);
     const pos = positionsOf(fn, opts, qh.batch, qh.seq);
+    // Consecutive positions that cannot give a non-finite angle, and a length the scaling does not
+    // derive from the positions: the pieces' rotations are the whole call's (scope.ts, rotateTokenPieces).
+    const readsLength = Number.isNaN(seqLen) && (spec.scaling.type === 'dynamic' || spec.scaling.type === 'longrope');
+    if (pos.ids === undefined && !readsLength && inPieceRange(pos.offset, qh.seq) &&
+      rotateTokenPieces(heap, fn, qk, true, (qPtr, kPtr, piece, scope) => call.ropeApply({
+        q: qPtr, qHeads: qh.heads, k: kPtr, kHeads: kh?.heads ?? 0, batch: 1, seq: piece.seq, headDim: qh.headDim,
+        layout: qh.layout, pairing: spec.pairing, rotaryDim: spec.rotaryDim, base: spec.base, scaling: scalingIn(spec, scope),
+        seqLen, offset: pos.offset + piece.start, ids: 0, perBatch: false,
+      }))) return;
     rotateInPlace(heap, fn, qk, pos.ids, (qPtr, kPtr, idsPtr, scope) => call.ropeApply({
       q: qPtr, qHeads: qh.heads, k: kPtr, kHeads: kh?.heads ?? 0, batch: qh.batch, seq: qh.seq, headDim: qh.headDim,
       layout: qh.layout, pairing: spec.pairing, rotaryDim: spec.rotaryDim, base: spec.base, scaling: scalingIn(spec, scope),
@@ -194,38 +209,33 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
   function frequencies(spec: RopeSpec & RopeLengthOptions, options?: RopeLengthOptions): RopeFrequencies {
     const fn = 'rope.frequencies';
     const opts = args.options(fn, spec, [...SPEC_KEYS, 'seqLen', 'mropeSection']);
-    const seqLen = lengthOf(fn, opts, options);
+    const { seqLen } = lengthOf(fn, opts, options);
     const resolved = resolveSpec(fn, opts, undefined);
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const freq = frequencyBlock(fn, resolved, seqLen, scope);
       return readFrequencies(heap, freq.ptr, resolved.rotaryDim / 2, resolved.scaling);
-    } finally {
-      scope.release();
-    }
+    });
   }
 
-  function angles(spec: RopeSpec & RopeLengthOptions, positionIds: PositionIdsInput, options?: RopeLengthOptions): Float64Tensor {
+  function angles(spec: RopeSpec & RopeLengthOptions, positionIds: PositionIdsInput, options?: RopeAnglesOptions): Float64Tensor {
     const fn = 'rope.angles';
     const opts = args.options(fn, spec, [...SPEC_KEYS, 'seqLen', 'mropeSection']);
     refuseMrope(fn, opts);
-    const seqLen = lengthOf(fn, opts, options);
+    const { seqLen, opts: callOpts } = lengthOf(fn, opts, options, ['seqLen', 'out']);
     const resolved = resolveSpec(fn, opts, undefined);
     const count = positionCount(positionIds);
     const ids = args.positionIds(fn, positionIds, 1, Math.max(count, 1)).ids;
     const pairs = resolved.rotaryDim / 2;
-    const scope = new HeapScope(heap);
-    try {
+    const target = HeapScope.float64Out(fn, callOpts.out, ids.length * pairs, `the angles [${ids.length}, ${pairs}]`);
+    return withHeap(heap, (scope) => {
       const idsPtr = scope.f64In(ids, 'positionIds');
-      const out = scope.alloc(ids.length * Math.max(pairs, 1) * 8, 'the angles');
+      const block = scope.alloc(ids.length * Math.max(pairs, 1) * 8, 'the angles');
       heap.check(call.ropeAngles({
         rotaryDim: resolved.rotaryDim, base: resolved.base, scaling: scalingIn(resolved, scope), seqLen, ids: idsPtr,
-        count: ids.length, out,
+        count: ids.length, out: block,
       }), fn);
-      return { data: heap.f64(out, ids.length * pairs).slice(), dims: [ids.length, pairs] };
-    } finally {
-      scope.release();
-    }
+      return { data: scope.float64Result(target, block, ids.length * pairs, fn), dims: [ids.length, pairs] };
+    });
   }
 
   function createCache(options: RopeCacheOptions): RopeCache {
@@ -236,8 +246,7 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
     const headDim = opts.headDim === undefined ? undefined : args.integer(fn, 'headDim', opts.headDim);
     const rows = args.integer(fn, 'maxPositions', args.required(fn, opts, 'maxPositions'));
     const seqLen = opts.seqLen === undefined ? rows : seqLenOf(fn, opts.seqLen);
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const freq = frequencyBlock(fn, spec, seqLen, scope);
       const pairs = spec.rotaryDim / 2;
       // The interleaved pairing rotates with expanded rows ([c c], [-s s] per pair): a cache keeps
@@ -256,9 +265,7 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
       const cache = new RopeCache(heap, { table, cos, sin, cos2, sin2, rows, pairs, rotaryDim: spec.rotaryDim, headDim, pairing: spec.pairing, invFreq });
       scope.keep(table);
       return cache;
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   function rotaryEmbedding(x: TensorInput, cosCache: TensorInput, sinCache: TensorInput, options?: RotaryEmbeddingOptions): Tensor {
@@ -293,8 +300,7 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
       rows = h.batch * h.seq;
       pos = { offset: 0, ids: Float64Array.from({ length: rows }, (_, i) => i), perBatch: true };
     }
-    const scope = new HeapScope(heap);
-    try {
+    return withHeap(heap, (scope) => {
       const xPtr = scope.tensorCopy(xt, 'x'); // returns a new tensor: x itself stays as it is
       const cosPtr = scope.tensorIn(cos, 'cosCache');
       const sinPtr = scope.tensorIn(sin, 'sinCache');
@@ -308,9 +314,7 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
         fn,
       );
       return { data: heap.f32(xPtr, xt.size).slice(), dims: xt.dims.slice() };
-    } finally {
-      scope.release();
-    }
+    });
   }
 
   /** pe.rope.fromConfig: the spec of a config, refused when its frequencies or attention factor are not finite. */
@@ -319,12 +323,9 @@ export function ropeApi(heap: Heap, fromConfig: RopeApi['fromConfig']): RopeApi 
     const spec = fromConfig(config, options);
     const { mropeSection: _sections, ...rest } = spec as RopeModelSpec & { mropeSection?: unknown };
     const resolved = resolveSpec(fn, args.options(fn, rest, [...SPEC_KEYS, 'seqLen']), undefined);
-    const scope = new HeapScope(heap);
-    try {
+    withHeap(heap, (scope) => {
       frequencyBlock(fn, resolved, seqLenOf(fn, undefined), scope); // the model-load frequencies, checked where formed
-    } finally {
-      scope.release();
-    }
+    });
     return spec;
   }
 

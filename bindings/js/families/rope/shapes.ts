@@ -3,7 +3,7 @@ import * as args from '../../runtime/args.js';
 import type { PositionIdsInput, TensorArg } from '../../runtime/args.js';
 import { PosEncError } from '../../runtime/errors.js';
 import { Heap } from '../../runtime/heap.js';
-import { HeapScope } from '../../runtime/scope.js';
+import { HeapScope, withHeap } from '../../runtime/scope.js';
 import type { Ptr } from '../../runtime/raw-module.js';
 import { HEAD_LAYOUTS } from '../../generated/boundary.js';
 
@@ -136,14 +136,84 @@ export function rotateInPlace(
   heap: Heap, fn: string, { qt, kt }: QK, ids: Float64Array | undefined,
   rotate: (q: Ptr, k: Ptr, ids: Ptr, scope: HeapScope) => number,
 ): void {
-  const scope = new HeapScope(heap);
-  try {
+  withHeap(heap, (scope) => {
     const qPtr = scope.tensorIn(qt, 'q');
     const kPtr = kt ? scope.tensorIn(kt, 'k') : 0;
     heap.check(rotate(qPtr, kPtr, scope.f64In(ids, 'positionIds'), scope), fn);
     scope.tensorOut(qt, qPtr);
     if (kt) scope.tensorOut(kt, kPtr);
-  } finally {
-    scope.release();
-  }
+  });
+}
+
+/**
+ * Whether positions offset .. offset + seq - 1 can be processed a piece of tokens at a time: integers small
+ * enough that offset + start is exact and that no angle can overflow, so no error can depend on
+ * which piece holds a token.
+ */
+export function inPieceRange(offset: number, seq: number): boolean {
+  return Number.isInteger(offset) && Math.abs(offset) + seq <= 2 ** 31;
+}
+
+/**
+ * Bytes of q and k a piece of {@link rotateTokenPieces} holds: small enough to stay in L2 cache
+ * between copy-in and copy-out (a piece that forms angles holds at least 64 tokens, whatever their size).
+ */
+export const ROTATE_PIECE_BYTES = 256 << 10;
+
+/**
+ * The C++ RoPE driver forms each token's cos/sin a chunk of 64 tokens at a time, each chunk from its
+ * own first position (src/encodings/detail/rope_driver.hpp, kRopeChunkTokens): pieces start on
+ * multiples of it, so every chunk, and so every token, is formed as in one call over all tokens
+ * (bit for bit, tests/js/pieces.test.mjs).
+ */
+const ROPE_CHUNK_TOKENS = 64;
+
+/** The tokens of one piece: `seq` tokens of batch row `row` from token `start`, at positions offset + start on. */
+export interface TokenPiece {
+  row: number;
+  start: number;
+  seq: number;
+}
+
+/**
+ * Rotates plain (not WasmTensor) q and k with the token-major layout ([batch, seq, heads, headDim],
+ * [batch, seq, hidden] or [seq, headDim]) a piece of tokens at a time: each piece is copied into
+ * the instance's scratch block, rotated there by `rotate` (the binding call for one batch row of
+ * `piece.seq` tokens, given their heap addresses) and copied back while it is still in cache. The
+ * caller's arrays are read and written once each, which a copy of the whole tensor in, a pass over
+ * it and a copy out (three passes through memory) does not.
+ *
+ * Use it only where no error can depend on which tokens a piece holds (consecutive positions the
+ * call has checked can be rotated): every other error comes from the first piece, before anything
+ * is written back. `formsAngles`: the binding forms the angles (rope.apply), so pieces start on its
+ * chunks; rows from a cos/sin table (RopeCache.apply) depend on the position alone. Returns false,
+ * doing nothing, for tensors it does not take (a WasmTensor, the 'bhsd' layout): rotateInPlace's.
+ */
+export function rotateTokenPieces(
+  heap: Heap, fn: string, { qt, kt, qh, kh }: QK, formsAngles: boolean,
+  rotate: (q: Ptr, k: Ptr, piece: TokenPiece, scope: HeapScope) => number,
+): boolean {
+  if (qt.wasm !== undefined || kt?.wasm !== undefined || qh.layout !== 0) return false;
+  const qToken = qh.heads * qh.headDim;
+  const kToken = kt === undefined ? 0 : kh!.heads * qh.headDim;
+  const align = formsAngles ? ROPE_CHUNK_TOKENS : 1;
+  const fit = Math.floor(ROTATE_PIECE_BYTES / 4 / (qToken + kToken) / align) * align;
+  const tokens = Math.min(qh.seq, Math.max(align, fit));
+  const qBytes = Math.ceil((tokens * qToken * 4) / 64) * 64; // k's piece starts on a cache line
+  withHeap(heap, (scope) => {
+    const q = heap.scratch(qBytes + tokens * kToken * 4, 'the pieces of q and k');
+    const k = kt === undefined ? 0 : q + qBytes;
+    for (let row = 0; row < qh.batch; row++) {
+      for (let start = 0; start < qh.seq; start += tokens) {
+        const seq = Math.min(tokens, qh.seq - start);
+        const token = row * qh.seq + start;
+        scope.copyRange(qt, q, token * qToken, seq * qToken);
+        if (kt !== undefined) scope.copyRange(kt, k, token * kToken, seq * kToken);
+        heap.check(rotate(q, k, { row, start, seq }, scope), fn);
+        scope.returnRange(qt, q, token * qToken, seq * qToken);
+        if (kt !== undefined) scope.returnRange(kt, k, token * kToken, seq * kToken);
+      }
+    }
+  });
+  return true;
 }

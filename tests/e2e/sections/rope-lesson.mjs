@@ -186,7 +186,7 @@ export function ropeLessonTests(ctx) {
       await press(plan, 'Phi-3.5 mini');
       assert.match(await readout(plan, 'positions'), /^RoPE base 10\u2009000, longrope ×32$/);
       // a config posenc cannot read: its INVALID_CONFIG message, and the figure says it is not redrawn
-      const bad = '{ "model_type": "llama", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4, "rope_thetaa": 10000 }';
+      const bad = '{ "model_type": "llama", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4, "rope_theta": -10000 }';
       let error;
       try {
         pe.model.fromConfig(bad);

@@ -62,7 +62,7 @@ export const enums = {
     values: ['lang', 'pixel'],
   },
   RopeForm: {
-    doc: 'How a model layer places its RoPE on a head (docs/encodings.md 8.12-8.15)',
+    doc: 'How a model layer places its RoPE on a head (docs/encodings.md#812-proportional-rope-gemma-4 to #815-pixtrals-2-d-image-rope)',
     cpp: 'posenc::RopeFormKind',
     header: 'posenc/rope_layer.hpp',
     ts: 'ROPE_FORMS',

@@ -106,7 +106,7 @@ export interface CreatePosEncOptions {
    * the SIMD128 ones elsewhere, silently), `'relaxed'` (fused multiply-adds for RoPE rotations that
    * fit in cache, sinusoid and angle rows; an `UNSUPPORTED` error naming why where they cannot run)
    * or `'simd128'`. The relaxed kernels ship inside the JavaScript: no extra file. Results stay
-   * within the bounds of docs/encodings.md 8.2 either way; `pe.kernels` says which ran.
+   * within the bounds of docs/encodings.md#82-precision either way; `pe.kernels` says which ran.
    */
   kernels?: KernelChoice;
 }

@@ -75,7 +75,7 @@ export async function chooseKernels(choice: KernelChoice, main: ModuleExports): 
   const bytes = relaxedModule();
   let why: string;
   if (bytes === undefined) {
-    why = 'this build of posenc carries no relaxed-SIMD kernels (it was built without clang-19; docs/building.md 14)';
+    why = 'this build of posenc carries no relaxed-SIMD kernels (it was built without clang-19; docs/building.md#14-relaxed-simd)';
   } else if (typeof WebAssembly !== 'object' || !WebAssembly.validate(bytes)) {
     why = 'this JavaScript engine does not run relaxed SIMD (Chromium 114+, Firefox 145+ and Node.js 22+ do; Node.js 20 needs --experimental-wasm-relaxed-simd)';
   } else {

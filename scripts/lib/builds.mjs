@@ -98,7 +98,7 @@ export const SANITIZE_FLAGS = '-fsanitize=address,undefined -fno-sanitize-recove
 
 /**
  * build/sanitize: the Catch2 suite built by clang with AddressSanitizer and UndefinedBehaviorSanitizer
- * at -O1 (docs/building.md 10: clang, because GCC's fake stack misaligns xsimd's over-aligned locals).
+ * at -O1 (docs/building.md#10-tests: clang, because GCC's fake stack misaligns xsimd's over-aligned locals).
  */
 export function buildSanitize() {
   cmakeBuild('build/sanitize', ['cmake', '-S', '.', '-B', 'build/sanitize', '-DCMAKE_BUILD_TYPE=Debug',
@@ -129,7 +129,7 @@ export const RELAXED_WASM = 'build/relaxed/posenc-relaxed.wasm';
 /**
  * build/relaxed/posenc-relaxed.wasm: the kernels of src/kernels-relaxed/ with relaxed SIMD's fused
  * multiply-adds, compiled by Debian's clang-19 and linked by wasm-ld-19 without Emscripten
- * (docs/building.md 14): no libc, the main module's memory imported; buildPackage embeds it as
+ * (docs/building.md#14-relaxed-simd): no libc, the main module's memory imported; buildPackage embeds it as
  * base64 and bindings/js/relaxed.ts plugs it in. No wasm-opt: Binaryen 108 rejects the relaxed
  * opcodes, so compile with -c (clang's driver would run wasm-opt at link) and link separately.
  * Returns whether the module exists; without clang-19 (a test-only package) it skips quietly and

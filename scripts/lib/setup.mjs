@@ -23,7 +23,7 @@ const TOOLS = [
   { need: 'test', what: "clang's sanitizer and libFuzzer runtimes", present: clangRuntimesPresent, pkg: 'libclang-rt-14-dev' },
   { need: 'test', what: 'Catch2 headers', present: () => existsSync('/usr/include/catch2/catch.hpp'), pkg: 'catch2' },
   { need: 'test', what: 'wabt (wasm-objdump)', present: () => hasCommand('wasm-objdump'), pkg: 'wabt' },
-  // The relaxed-SIMD kernels (docs/building.md 14): Emscripten 3.1.6's clang-14 cannot emit them.
+  // The relaxed-SIMD kernels (docs/building.md#14-relaxed-simd): Emscripten 3.1.6's clang-14 cannot emit them.
   { need: 'test', what: 'clang-19 (relaxed-SIMD kernels)', present: () => hasCommand('clang-19'), pkg: 'clang-19' },
   { need: 'test', what: 'wasm-ld-19 (relaxed-SIMD kernels)', present: () => hasCommand('wasm-ld-19'), pkg: 'lld-19' },
   { need: 'test', what: 'Chromium', present: () => existsSync('/usr/bin/chromium'), pkg: 'chromium' },
@@ -58,7 +58,7 @@ function ensureSystemPackages(profile) {
   const apt = (args) => (sudo.length ? run('sudo', ['apt-get', ...args], { env: { DEBIAN_FRONTEND: 'noninteractive' } })
     : run('apt-get', args, { env: { DEBIAN_FRONTEND: 'noninteractive' } }));
   apt(['update', '-qq']);
-  // No recommends: chromium would pull ~90 unneeded packages and emscripten python3-numpy (docs/building.md 1).
+  // No recommends: chromium would pull ~90 unneeded packages and emscripten python3-numpy (docs/building.md#1-installing).
   apt(['install', '-y', '-qq', '--no-install-recommends', ...pkgs]);
 }
 

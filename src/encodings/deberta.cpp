@@ -5,7 +5,7 @@
 //   otherwise    -> sign(rel) * (ceil(ln(|rel| / mid) / ln((maxPosition - 1) / mid) * (mid - 1)) + mid)
 // Buckets are not clamped (they exceed bucketSize - 1 for |rel| >= maxPosition); the clamp happens
 // when indexing the [2 attSpan] relative embedding table (c2p and p2c indices).
-// Evaluated in double, as the original numpy code; HF's float32 gives the same buckets (docs/encodings.md 6).
+// Evaluated in double, as the original numpy code; HF's float32 gives the same buckets (docs/encodings.md#6-deberta-v2v3-log-buckets).
 #include "posenc/deberta.hpp"
 
 #include <algorithm>

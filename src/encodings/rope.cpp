@@ -1,7 +1,7 @@
 // Rotary position embedding (Su et al. 2021, RoFormer): each pair (a, b) of a q or k head is
 // rotated by theta_i = p * w_i, w_i = base^(-2i/r) (r = rotaryDim). Angles are formed and their
 // cosines/sines evaluated in double precision (HF and ggml use float32, which costs several hundredths
-// at position 1e6; see docs/encodings.md 8.2), so only the final rotated values carry float rounding.
+// at position 1e6; see docs/encodings.md#82-precision), so only the final rotated values carry float rounding.
 #include "posenc/rope.hpp"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// One model layer's RoPE form on q and k (docs/encodings.md 8.12-8.16): the form says which lanes
+// One model layer's RoPE form on q and k (docs/encodings.md#812-proportional-rope-gemma-4 to #816-query-scaling-by-position-llama-4-ministral-3): the form says which lanes
 // rotate (rope_driver.hpp RopeLanes), with which frequencies and along which position axis
 // (rope_axes.hpp), and whether q's rows carry a query scale (rope_query_rows.hpp); the RoPE driver
 // does the rest. Sources, restated:

@@ -1,4 +1,4 @@
-// RoPE frequencies and every scaling variant, in double precision (docs/encodings.md 8.3-8.8, 8.11).
+// RoPE frequencies and every scaling variant, in double precision (docs/encodings.md#83-configuration-keys to #88-longrope-phi-3-phi-35, #811-what-each-variant-exposes).
 //
 // Sources, restated in our own words:
 //   linear   Chen et al. 2023, "Extending context window ... via positional interpolation":

@@ -4,7 +4,7 @@
 //   causal:        n = max(-rel, 0) (keys after the query share bucket 0)
 //   n < maxExact -> bucket n; else min(nb - 1, maxExact + trunc(ln(n / maxExact) / ln(maxDistance /
 //   maxExact) * (nb - maxExact))), with nb the buckets of one direction and maxExact = nb / 2.
-// Evaluated in double: for the configurations docs/encodings.md 5 lists this equals upstream's float32.
+// Evaluated in double: for the configurations docs/encodings.md#5-t5-relative-position-buckets lists this equals upstream's float32.
 // The bias matrix depends on rel only, so each head's row values are computed once per relative
 // position and rows are copied from them (relative_rows.hpp).
 #include "posenc/t5.hpp"

@@ -2,7 +2,7 @@
    The kernels are the wasm32 twins of src/kernels/kernels.hpp functions of the same names: the same
    contracts and signatures under the wasm32 ABI (size_t = i32, bool = i32, pointers i32), with
    f32x4/f64x2 relaxed_madd where the SIMD128 build multiplies and adds separately. Each is a leaf
-   over its arguments: no libc, no data, no stack, nothing kept between calls (docs/building.md 14). */
+   over its arguments: no libc, no data, no stack, nothing kept between calls (docs/building.md#14-relaxed-simd). */
 #ifndef POSENC_KERNELS_RELAXED_H
 #define POSENC_KERNELS_RELAXED_H
 

@@ -68,7 +68,7 @@ void anchor_rows_interleave(const float* s0, const float* c0, const float* sk, c
     const float* ck0 = ck + r * n;
     float* out0 = dst + r * row_stride;
     std::size_t i = 0;
-    if constexpr (B::size == 4) {  // zip_lo/zip_hi interleave whole registers only at 128 bits (docs/building.md 8)
+    if constexpr (B::size == 4) {  // zip_lo/zip_hi interleave whole registers only at 128 bits (docs/building.md#8-xsimd-81-under-wasm)
       if (two) {
         for (; i + 4 <= n; i += 4) {
           const B a = B::load_unaligned(s0 + i), b = B::load_unaligned(c0 + i);

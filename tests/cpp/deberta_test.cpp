@@ -12,7 +12,7 @@ using namespace posenc;
 
 namespace {
 
-/// make_log_bucket_position in float64, as docs/encodings.md 6 states it.
+/// make_log_bucket_position in float64, as docs/encodings.md#6-deberta-v2v3-log-buckets states it.
 long long deberta_formula(long long rel, int bucket_size, int max_position) {
   const long long mid = bucket_size / 2;
   const double sign = rel > 0 ? 1.0 : (rel < 0 ? -1.0 : 0.0);

@@ -188,7 +188,7 @@ TEST_CASE("sincos matches std::sin/std::cos to double precision over the range p
 }
 
 TEST_CASE("sincos is exact for every finite angle, beyond the polynomial path's reduction", "[kernels][trig]") {
-  // docs/encodings.md 8.2: the SIMD reduction serves |angle| up to 2^21 pi/2 (~3.29e6 rad); larger
+  // docs/encodings.md#82-precision: the SIMD reduction serves |angle| up to 2^21 pi/2 (~3.29e6 rad); larger
   // angles go through std::sin/std::cos. Dense samples on both sides of that bound, then every
   // binade up to the largest double, and batches that mix small and huge angles.
   const double bound = 2097152.0 * 1.5707963267948966;

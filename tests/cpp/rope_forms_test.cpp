@@ -1,4 +1,4 @@
-// 2-D axial RoPE, M-RoPE and xPos against float64 formulas written here from docs/encodings.md 8.9,
+// 2-D axial RoPE, M-RoPE and xPos against float64 formulas written here from docs/encodings.md#89-2-d-axial-rope,
 // 8.10 and HF's documented M-RoPE layout, plus their error statuses.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// RoPE scaling variants against float64 formulas written here from docs/encodings.md 8.3-8.8, the
+// RoPE scaling variants against float64 formulas written here from docs/encodings.md#83-configuration-keys to #88-longrope-phi-3-phi-35, the
 // worked values of the spec (YaRN 20/46/1.13863, Llama 3.1 bands, Phi-3.5 1.190238), the edge
 // cases of section 10, the diagnostics of 8.11 and every error status.
 #include <catch2/catch.hpp>
@@ -47,7 +47,7 @@ RopeScaling of_type(RopeScalingType type) {
   return s;
 }
 
-/// A YaRN frequency list from the formula of docs/encodings.md 8.6, for comparison.
+/// A YaRN frequency list from the formula of docs/encodings.md#86-yarn, for comparison.
 std::vector<double> yarn_f64(int r, double base, double f, double original, double beta_fast, double beta_slow,
                              bool truncate, double* low_out = nullptr, double* high_out = nullptr) {
   auto corr = [&](double n) { return r * std::log(original / (n * 2 * kPi)) / (2 * std::log(base)); };

@@ -12,7 +12,7 @@ using namespace posenc;
 
 namespace {
 
-/// docs/encodings.md 5, line by line, in float64.
+/// docs/encodings.md#5-t5-relative-position-buckets, line by line, in float64.
 int t5_formula(long long rel, bool bidirectional, int num_buckets, int max_distance) {
   int nb = num_buckets;
   int out = 0;
@@ -38,7 +38,7 @@ int bucket(double rel, bool bidirectional = true, int nb = 32, int md = 128) {
   return b;
 }
 
-// docs/encodings.md 5 lists the first six; 10/20 and 7/20 give odd bucket counts per direction.
+// docs/encodings.md#5-t5-relative-position-buckets lists the first six; 10/20 and 7/20 give odd bucket counts per direction.
 const std::vector<std::pair<int, int>> kConfigs = {{32, 128}, {16, 64}, {64, 128}, {64, 256}, {128, 128}, {320, 800}, {10, 20}, {7, 20}};
 
 }  // namespace

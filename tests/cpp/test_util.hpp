@@ -32,7 +32,7 @@ inline double max_abs_diff(const float* a, const float* b, std::size_t n) {
   return m;
 }
 
-/// Float64 RoPE of one head row (the formula of docs/encodings.md 8.1), returned as doubles.
+/// Float64 RoPE of one head row (the formula of docs/encodings.md#81-the-rotation-and-its-two-pairings), returned as doubles.
 inline std::vector<double> rope_row_f64(const float* x, std::size_t head_dim, std::size_t rotary_dim, bool interleaved,
                                         double position, double base, double attention = 1.0) {
   std::vector<double> out(x, x + head_dim);

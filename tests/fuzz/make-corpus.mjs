@@ -41,7 +41,7 @@ writeTarget('safetensors', {
   'bf16.safetensors': pe.io.writeSafetensors({ h: { data: floats(4), dims: [2, 2] } }, { dtype: 'bfloat16' }),
 });
 
-// GGUF: the metadata of plans from real configs (docs/encodings.md 8.3), as pe.model.toGguf gives it.
+// GGUF: the metadata of plans from real configs (docs/encodings.md#83-configuration-keys), as pe.model.toGguf gives it.
 // (Llama 3 and LongRoPE scaling live in GGUF tensors, which toGguf does not write: those configs are not here.)
 const fixtures = ['tinyllama-1.1b-chat-v1.0.json', 'qwen2.5-7b.json', 'gemma-2-2b.json', 'mistral-7b-v0.3.json', 'stablelm-3b-4e1t.json', 'qwen3-8b.json', 'smollm3-3b.json'];
 const gguf = {};

@@ -25,7 +25,7 @@ export function apiCases(pe) {
   const rotatedAt3 = T([6, 8], 7);
   pe.rope.apply(rotatedAt3, null, { offset: 3 });
 
-  // Model plans with each RoPE form (docs/encodings.md 8.12-8.15), for pe.model.apply and layer caches.
+  // Model plans with each RoPE form (docs/encodings.md#812-proportional-rope-gemma-4 to #815-pixtrals-2-d-image-rope), for pe.model.apply and layer caches.
   const plans = {
     proportional: pe.model.fromConfig({ model_type: 'gemma4_text', num_hidden_layers: 6, hidden_size: 32, num_attention_heads: 4, head_dim: 8,
       global_head_dim: 16, sliding_window: 8, rope_parameters: { full_attention: { partial_rotary_factor: 0.25, rope_theta: 1e6, rope_type: 'proportional' },

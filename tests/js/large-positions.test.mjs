@@ -1,5 +1,5 @@
 // Sines and cosines of large angles (issue 15, item 2): every finite position gives sin/cos of its
-// float64 angle rounded once to float32 (docs/encodings.md 8.2), through every family that
+// float64 angle rounded once to float32 (docs/encodings.md#82-precision), through every family that
 // evaluates them, and an angle that overflows is an OUT_OF_RANGE error, never a NaN or Infinity.
 //
 // The reference is Math.sin/Math.cos of the same float64 angle: V8's fdlibm port reduces any finite

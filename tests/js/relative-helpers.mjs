@@ -1,7 +1,7 @@
 // Float64 formulas for the relative-position suites, written from docs/encodings.md sections 3-7 (not
 // from posenc's code), and a naive attention for checking the helpers.
 
-/** T5 bucket of rel = key - query (docs/encodings.md 5). */
+/** T5 bucket of rel = key - query (docs/encodings.md#5-t5-relative-position-buckets). */
 export function t5Bucket(rel, { bidirectional = true, numBuckets = 32, maxDistance = 128 } = {}) {
   let nb = numBuckets;
   let out = 0;
@@ -19,7 +19,7 @@ export function t5Bucket(rel, { bidirectional = true, numBuckets = 32, maxDistan
   return out + Math.min(nb - 1, large);
 }
 
-/** DeBERTa log bucket of rel = query - key (docs/encodings.md 6). */
+/** DeBERTa log bucket of rel = query - key (docs/encodings.md#6-deberta-v2v3-log-buckets). */
 export function debertaBucket(rel, bucketSize = 256, maxPosition = 512) {
   const mid = Math.floor(bucketSize / 2);
   const abs = rel > -mid && rel < mid ? mid - 1 : Math.abs(rel);
@@ -27,7 +27,7 @@ export function debertaBucket(rel, bucketSize = 256, maxPosition = 512) {
   return abs <= mid ? rel : Math.sign(rel) * logPos;
 }
 
-/** ALiBi slopes (docs/encodings.md 7): the power-of-two series, then odd terms of the doubled one. */
+/** ALiBi slopes (docs/encodings.md#7-alibi): the power-of-two series, then odd terms of the doubled one. */
 export function alibiSlopes(n, maxBias = 8) {
   const c = 2 ** Math.floor(Math.log2(n));
   const out = [];

@@ -26,7 +26,7 @@ const SENTINEL = 12345.5;
  * positions `positions[t]`, frequencies w_i = base^(-2i/(2 pairs)); half or interleaved pairing.
  * Every rotated lane must be within 2u (|a c| + |b s|) of the formula on the float32 inputs (both
  * roundings of a relaxed madd: fused or not) and within 1e-6 of the float64 rotation by the float64
- * angle (docs/encodings.md 8.2); every other lane keeps its value.
+ * angle (docs/encodings.md#82-precision); every other lane keeps its value.
  */
 function check({ pairing, pairs, tokens, rows, grouped, partner = 0, positions, skew = 0 }) {
   next = 1024;

@@ -1,7 +1,7 @@
 // The relaxed-SIMD kernel module (build/relaxed/posenc-relaxed.wasm, built by clang-19 from
 // src/kernels-relaxed/, embedded in every entry as dist/relaxed-base64.js): safe to run on the main
 // module's memory, the same wasm32 signatures as the SIMD128 kernels, within the bounds of
-// docs/encodings.md 8.2 under Node's flag; and createPosEnc's `kernels` option (bindings/js/relaxed.ts).
+// docs/encodings.md#82-precision under Node's flag; and createPosEnc's `kernels` option (bindings/js/relaxed.ts).
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // 2-D axial RoPE, xPos and Qwen2-VL M-RoPE through the public API, against float64 formulas
-// written in rope-formulas.mjs from docs/encodings.md 8.9/8.10 and HF's M-RoPE layout, plus every
+// written in rope-formulas.mjs from docs/encodings.md#89-2-d-axial-rope/8.10 and HF's M-RoPE layout, plus every
 // error path with its code.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

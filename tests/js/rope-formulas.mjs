@@ -6,7 +6,7 @@ export function defaultFreq(r, base = 10000) {
   return Float64Array.from({ length: r / 2 }, (_, i) => 1 / base ** ((2 * i) / r));
 }
 
-/** YaRN frequencies, correction range and attention factor (docs/encodings.md 8.6, HF v5). */
+/** YaRN frequencies, correction range and attention factor (docs/encodings.md#86-yarn, HF v5). */
 export function yarnFreq(r, base, { factor, original, betaFast = 32, betaSlow = 1, truncate = true }) {
   const corr = (n) => (r * Math.log(original / (n * 2 * Math.PI))) / (2 * Math.log(base));
   let low = corr(betaFast);
@@ -23,7 +23,7 @@ export function yarnFreq(r, base, { factor, original, betaFast = 32, betaSlow = 
   return { w, low, high, ramp };
 }
 
-/** Llama 3.1 frequencies and bands (docs/encodings.md 8.7). */
+/** Llama 3.1 frequencies and bands (docs/encodings.md#87-llama-31-llama3). */
 export function llama3Freq(r, base, { factor = 8, low = 1, high = 4, original = 8192 } = {}) {
   const band = [];
   const w = defaultFreq(r, base).map((v) => {

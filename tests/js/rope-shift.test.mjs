@@ -144,7 +144,7 @@ test('shifts from the original positions (keys kept as first rotated, moved by t
       pe.rope.shift(k, { dims: [seq, headDim], pairing, base, positionIds: written, newPositionIds: now });
       worst = Math.max(worst, errorAt(k, k0, headDim, headDim, pairing === 'interleaved', now, defaultFreq(headDim, base)));
     }
-    // rope.apply's error (its float32 cos/sin rows, docs/encodings.md 8.2) plus one shift's rounding,
+    // rope.apply's error (its float32 cos/sin rows, docs/encodings.md#82-precision) plus one shift's rounding,
     // at step 1 as at step 3000
     assert.ok(worst <= 4 * ROUNDING * maxAbs(k0), `${pairing}: ${worst}`);
   }

@@ -63,7 +63,7 @@ test('the trigonometry calls no float->int conversion, and scalar sin/cos only f
   }
   // sincos's SIMD loop calls nothing; after it, lanes beyond its exact reduction (flagged in the
   // loop) are redone with musl's sin and cos, whose reduction is exact for any double
-  // (src/kernels/sincos-inl.hpp, docs/encodings.md 8.2).
+  // (src/kernels/sincos-inl.hpp, docs/encodings.md#82-precision).
   const sincosCalls = callsOf('posenc::kernels::sincos').filter((c) => !/^__mem(cpy|set)$/.test(c));
   assert.deepEqual([...new Set(sincosCalls)].sort(), ['cos', 'sin'], 'sincos calls only memcpy (its padded tail) and the exact sin/cos');
 });

@@ -1,6 +1,6 @@
 // createPosEnc({ kernels }) in headless Chromium, which runs relaxed SIMD without a flag: the built
 // dist/ served as is, pe.rope.apply and exact sinusoidal tables with the relaxed and the SIMD128
-// kernels (one page each) against the float64 formulas (docs/encodings.md 8.2's 1e-6 for RoPE, half
+// kernels (one page each) against the float64 formulas (docs/encodings.md#82-precision's 1e-6 for RoPE, half
 // an ulp for tables) and against each other; the default picks relaxed.
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -244,7 +244,7 @@ function scalingOf(fn: string, arch: string, m: HeaderMetadata, num: (k: string,
       if (factor === undefined) throw invalid(fn, `${arch}.rope.scaling.factor is required for yarn scaling`);
       const o = original ?? ctx;
       if (o === undefined) throw invalid(fn, `${arch}.rope.scaling.original_context_length is required for yarn scaling`);
-      // ggml: mscale = attn_factor * (1 + 0.1 ln factor) (docs/encodings.md 8.6); betas default 32/1 in llama.cpp.
+      // ggml: mscale = attn_factor * (1 + 0.1 ln factor) (docs/encodings.md#86-yarn); betas default 32/1 in llama.cpp.
       const s: RopeScaling = { type: 'yarn', factor, originalMaxPositionEmbeddings: o, betaFast: num('rope.scaling.yarn_beta_fast', 'nonnegative') ?? 32, betaSlow: num('rope.scaling.yarn_beta_slow', 'nonnegative') ?? 1 };
       const attn = num('rope.scaling.attn_factor', 'positive');
       if (attn !== undefined) s.ggmlAttnFactor = attn;

@@ -89,7 +89,7 @@ export interface ModelApi {
   summarize(plan: ModelPlan, options?: ModelLengthOptions): string[];
   /**
    * Does to q and (unless null) k, in place, what layer `layer` of the model does to positions:
-   * its RoPE form (docs/encodings.md 8.12-8.17) with its scaling and attention factor, or nothing,
+   * its RoPE form (docs/encodings.md#812-proportional-rope-gemma-4 to #817-which-models-pair-adjacent-lanes) with its scaling and attention factor, or nothing,
    * and its query scale. Shapes and positions as for `pe.rope.apply` (see {@link ModelApplyOptions}).
    */
   apply(plan: ModelPlan, layer: number, q: TensorInput, k: TensorInput | null | undefined, options: ModelApplyOptions): void;

@@ -6,7 +6,7 @@ import type { RopeModelSpec } from '../families/rope/spec.js';
 
 /**
  * How a layer's RoPE places its frequencies on the head, beyond the spec's `rotaryDim`/`pairing`
- * (docs/encodings.md 8.12-8.15; `pe.model.apply` applies each):
+ * (docs/encodings.md#812-proportional-rope-gemma-4 to #815-pixtrals-2-d-image-rope; `pe.model.apply` applies each):
  * - `'standard'`: the leading `rotaryDim` lanes rotate with `w_i = base^(-2i/rotaryDim)` (scaled).
  * - `'proportional'` (Gemma 4 full-attention layers; HF `_compute_proportional_rope_parameters`):
  *   the half pairing over the whole head (pair i = lanes i and i + headDim/2),

@@ -29,7 +29,7 @@ struct FusedKernels {
 };
 
 /// Makes every later call use `kernels` (null members: the built-in ones). The replacements must
-/// honour kernels.hpp's contracts and stay within docs/encodings.md 8.2's bounds. Process-wide:
+/// honour kernels.hpp's contracts and stay within docs/encodings.md#82-precision's bounds. Process-wide:
 /// call it before the calls it should affect, never during one.
 void use_fused_kernels(const FusedKernels& kernels);
 

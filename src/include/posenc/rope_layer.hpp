@@ -1,4 +1,4 @@
-// The RoPE forms of current models (docs/encodings.md 8.12-8.16), each a piece of the one RoPE
+// The RoPE forms of current models (docs/encodings.md#812-proportional-rope-gemma-4 to #816-query-scaling-by-position-llama-4-ministral-3), each a piece of the one RoPE
 // driver: where the rotated pairs sit in a head (Gemma 4's proportional RoPE, DeepSeek's decoupled
 // block), which position axis drives each pair (M-RoPE, Pixtral) and a per-position query scale
 // (Llama 4, Ministral 3).

@@ -86,7 +86,7 @@ struct RopeConfig {
 /// Llama 3.1 treatment of one pair.
 enum class Llama3Band : int { unchanged = 0, blended = 1, divided = 2 };
 
-/// The frequencies a RopeConfig defines, and the quantities that define its variant (docs/encodings.md 8.11).
+/// The frequencies a RopeConfig defines, and the quantities that define its variant (docs/encodings.md#811-what-each-variant-exposes).
 struct RopeFrequencies {
   std::vector<double> inv_freq;   ///< rotaryDim/2 angular frequencies, radians per position
   double attention_factor = 1.0;  ///< multiplies cos and sin of the rotated lanes

@@ -99,7 +99,7 @@ export interface RopeApi {
    * the scaled frequencies are used and the attention factor multiplies the rotated lanes.
    */
   apply(q: TensorInput, k: TensorInput | null | undefined, options: RopeApplyOptions): void;
-  /** The inverse frequencies, attention factor and variant diagnostics (docs/encodings.md 8.11) the spec defines. */
+  /** The inverse frequencies, attention factor and variant diagnostics (docs/encodings.md#811-what-each-variant-exposes) the spec defines. */
   frequencies(spec: RopeSpec & RopeLengthOptions, options?: RopeLengthOptions): RopeFrequencies;
   /** The rotation angles position * invFreq in float64, `[positions, rotaryDim/2]`. */
   angles(spec: RopeSpec & RopeLengthOptions, positionIds: PositionIdsInput, options?: RopeAnglesOptions): Float64Tensor;

@@ -52,9 +52,8 @@ void copy(T* dst, const T* src, std::size_t n) {
 }
 
 /// Rows of at least this many bytes are copied with memcpy (memory.copy under wasm): the engine's
-/// native copy is then cheaper than a 16-byte loop (`npm run bench -- --filter x1024x1024`: T5 and
-/// ALiBi biases into a WasmTensor went from 1.5-2.4x to 1.2-1.4x the fill bound); shorter rows are
-/// dominated by its per-call cost.
+/// native copy is then cheaper than a 16-byte loop (`npm run bench -- --filter x1024x1024` times T5
+/// and ALiBi biases against the fill bound); shorter rows are dominated by its per-call cost.
 constexpr std::size_t kBulkCopyBytes = 1024;
 
 /// Rows of a Toeplitz matrix: row i of out [qLen, kLen] = diag[qLen - 1 - i .. qLen - 1 - i + kLen).

@@ -124,8 +124,9 @@ void rotate_rows_grouped(float* x, std::size_t rows, std::size_t stride, const f
 /// Memory order: one row after another, each walked from start to end four batches at a time, so
 /// the whole call is one sequential stream (bshd: a token's head rows are adjacent). The hardware
 /// prefetchers follow that best once the data no longer fits in cache: walking two rows side by
-/// side (two streams 512 bytes apart in one page) ran at 2-3x the in-place pass at 2048 x 32 x 128,
-/// one row at a time at 1.0-1.3x (see rope_driver.cpp). cos/sin are reloaded per row from L1.
+/// side (two streams 512 bytes apart in one page) was measured slower than one row at a time
+/// (rope_driver.cpp says when each order is used; docs/performance.md has the figures). cos/sin
+/// are reloaded per row from L1.
 template <class B, class Pairing>
 void rotate_rows_sequential(float* x, std::size_t rows, std::size_t stride, const float* cos, const float* sin,
                             Pairing pairing) {
@@ -150,7 +151,7 @@ template <class Arch>
 void expand_interleaved(const float* cos, const float* sin, std::size_t pairs, float* cos2, float* sin2) {
   using B = xsimd::batch<float, Arch>;
   std::size_t i = 0;
-  if constexpr (B::size == 4) {  // zip_lo/zip_hi interleave whole registers only at 128 bits (docs/building.md 8)
+  if constexpr (B::size == 4) {  // zip_lo/zip_hi interleave whole registers only at 128 bits (docs/building.md#8-xsimd-81-under-wasm)
     for (; i + 4 <= pairs; i += 4) {
       const B c = B::load_unaligned(cos + i);
       const B s = B::load_unaligned(sin + i);

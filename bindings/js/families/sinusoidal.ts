@@ -21,7 +21,7 @@ export type SinusoidLayout = (typeof SINUSOID_LAYOUTS)[number];
  * `'exact'` (default): sin and cos in double, rounded once to float32 (error <= half an ulp).
  * `'fast'`: every 32nd row and the first 32 rows are computed that way and the rows between
  * combine them by the angle-addition identities in float32 arithmetic: absolute error at most
- * 3.2e-7, nothing accumulates along the table, 1.4-1.9x faster (`npm run bench`). It applies to
+ * 3.2e-7, nothing accumulates along the table, faster (docs/performance.md). It applies to
  * consecutive positions (`length`/`offset`, `addTo` without `positionIds`); explicit
  * `positionIds` are always exact.
  */
@@ -35,7 +35,7 @@ export interface SinusoidalParams {
   base?: number;
   /** Column order (default `'interleaved'`, the paper's). */
   layout?: SinusoidLayout;
-  /** `'exact'` (default) or `'fast'` (at most 3.2e-7 off, 1.4-1.9x faster); see {@link SinusoidPrecision}. */
+  /** `'exact'` (default) or `'fast'` (at most 3.2e-7 off, faster); see {@link SinusoidPrecision}. */
   precision?: SinusoidPrecision;
 }
 
@@ -85,8 +85,8 @@ export interface SinusoidalAddOptions {
  * `'rows'`: every row, `maxPositions * dim * 4` bytes; `addTo` is a plain add, the fastest.
  * `'anchored'`: only the anchor and offset rows the fast values are made of
  * (`2 * dim * (ceil(maxPositions / 32) + 32)` floats, about 1/14 of the rows at 8192 positions);
- * `addTo` combines four small operands per value, 1.6-2.6x slower than adding full rows in the
- * run of docs/performance.md; `maxPositions` must be at least 64. `'auto'` (default): full
+ * `addTo` combines four small operands per value, slower than adding full rows (docs/performance.md
+ * has the figures); `maxPositions` must be at least 64. `'auto'` (default): full
  * rows up to 256 MiB, anchored beyond. Both give the same bits; {@link PositionTable.storage} says
  * which a table keeps.
  */

@@ -1,6 +1,6 @@
 // The heap of one module instance: aligned allocation with clear errors, fresh views, status checks.
 // Views are re-derived from the module after every allocation and call: when WebAssembly memory
-// grows, every older view is detached (docs/building.md 6).
+// grows, every older view is detached (docs/building.md#6-memory).
 import { ARG_BLOCK_BYTES } from '../generated/boundary.js';
 import { PosEncError, statusError } from './errors.js';
 import { BoundCalls } from './raw-module.js';
@@ -26,7 +26,7 @@ export class Heap {
   /**
    * Allocates `bytes`, 64-byte aligned, naming `what` if it cannot. malloc only aligns to 8 bytes,
    * and half of its blocks would start in the middle of a 16-byte SIMD vector: then a quarter of
-   * the kernels' vector loads straddle two cache lines (measured: RoPE ~1.5x slower). So the block
+   * the kernels' vector loads straddle two cache lines, which slows RoPE measurably. So the block
    * is over-allocated by 64 bytes and the address rounded up; malloc's own address is kept in the
    * 4 bytes just below the returned one, for free().
    */

@@ -39,11 +39,10 @@ void rotate_rows(float* x, std::size_t tokens, std::size_t token_stride, std::si
 }
 
 /// The kernels' row order, measured with `npm run bench -- --filter 'rope-(half|interleaved)'`
-/// (wasm in V8): in cache, grouped (cos/sin in registers across a token's heads) is faster for head
-/// dims 64 and 128 (128 x 8 x 128: 1.45x instead of 1.62x the in-place pass); once q and k outgrow
-/// a typical L2, memory order is: one sequential stream. At 2048 x 32 x 128 (bshd, RopeCache) two
-/// rows walked side by side ran at 1.6x (half) and 7.6x (interleaved) the in-place pass on a busy
-/// machine, one row after another at 1.0x and 1.35x. Longer rows never fit the registers.
+/// (wasm in V8; the figures are in docs/performance.md): in cache, grouped (cos/sin in registers
+/// across a token's heads) is faster for head dims 64 and 128; once q and k outgrow a typical L2,
+/// memory order is: one sequential stream, which beat two rows walked side by side. Longer rows
+/// never fit the registers.
 bool grouped_order(const RopeTensors& t, std::size_t pairs) {
   if (pairs > kGroupedMaxPairs) return false;
   const std::size_t floats = (t.q_heads + (t.k == nullptr ? 0 : t.k_heads)) * t.batch * t.seq * t.head_dim;

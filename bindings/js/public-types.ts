@@ -46,4 +46,5 @@ export type {
   PrecisionApi, PrecisionOptions, PrecisionPipeline, PrecisionPipelineReport, PrecisionReport,
 } from './tools/precision.js';
 export { WasmTensor } from './runtime/memory.js';
+export type { HeapObject } from './runtime/disposable.js';
 export type { MemoryApi } from './runtime/memory.js';

@@ -24,18 +24,10 @@ std::string version_binding() { return posenc::version(); }
 
 // Under wasm32 a function pointer is an index into the module's function table: the JS loader puts
 // the relaxed-SIMD module's exports into grown slots of that table and passes their indices here.
-template <class F>
-F slot(std::uintptr_t index) {
-  return reinterpret_cast<F>(index);
-}
-
 void use_fused_kernels_binding(const UseFusedKernelsArgs& a) {
-  FusedKernels k;
-  k.rotate_half_tokens = slot<RotateHalfTokens>(a.rotate_half_tokens);
-  k.rotate_interleaved_tokens = slot<RotateInterleavedTokens>(a.rotate_interleaved_tokens);
-  k.phasor_rows_narrow = slot<PhasorRowsNarrow>(a.phasor_rows_narrow);
-  k.phasor_rows_narrow_interleave = slot<PhasorRowsNarrowInterleave>(a.phasor_rows_narrow_interleave);
-  use_fused_kernels(k);
+  use_fused_kernels(fused_kernels_from<FusedKernels>(a, [](std::uintptr_t index, auto member) {
+    return reinterpret_cast<decltype(member)>(index);
+  }));
 }
 
 }  // namespace posenc::bindings

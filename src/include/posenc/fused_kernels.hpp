@@ -20,7 +20,9 @@ using PhasorRowsNarrowInterleave = void (*)(double*, double*, const double*, con
 /// The replaceable kernels: those where a fused multiply-add does the arithmetic that bounds them
 /// (docs/performance.md, "Relaxed SIMD"). Where a member is null the built-in SIMD kernel runs. The
 /// RoPE rotations are used for calls whose q and k fit in cache (rope_driver.cpp's grouped order);
-/// larger calls stream through the built-in kernels, bound by memory.
+/// larger calls stream through the built-in kernels, bound by memory. The members are the list
+/// `fusedKernels` of bindings/boundary/functions.mjs in snake_case, in its order: the generated
+/// fused_kernels_from (the bindings' use of this struct) does not compile otherwise.
 struct FusedKernels {
   RotateHalfTokens rotate_half_tokens = nullptr;
   RotateInterleavedTokens rotate_interleaved_tokens = nullptr;
